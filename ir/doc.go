@@ -1,0 +1,17 @@
+// Package ir is seam's in-memory model of a torch.export program: the
+// ExportedProgram of the export schema (major version 8), with graphs, nodes,
+// arguments, tensor metadata, symbolic value tables, the graph signature,
+// range constraints, the module call graph and the weights.
+//
+// The types mirror the schema one to one (torch/_export/serde/schema.py), so
+// that a program read from a .pt2 archive and written back is the same
+// program, and so that every later stage (verify, partition, lower, runtime)
+// works on the form a backend author already knows from PyTorch. The JSON
+// encoding of these types lives here too, because it is the schema's own
+// encoding (unions as single-key objects, non-finite floats as strings); the
+// archive around it is package pt2.
+//
+// Names: every value in a graph is named (by its FX node name). Arguments
+// refer to values by name; a Graph's value tables give each name its
+// metadata (TensorValues, SymIntValues, ...).
+package ir
