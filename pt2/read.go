@@ -1,0 +1,383 @@
+package pt2
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/seam-rt/seam/ir"
+)
+
+// maxJSONRecord bounds the JSON records read into memory (programs and
+// payload configs); a larger one is not a real export.
+const maxJSONRecord = 4 << 30
+
+// Open reads the archive at path. Weights stay in the file until read, so
+// the archive must be closed when done.
+func Open(path string) (*Archive, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	a, err := Read(f, st.Size(), path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	a.closer = f.Close
+	return a, nil
+}
+
+// ReadBytes reads an archive held in memory.
+func ReadBytes(data []byte, name string) (*Archive, error) {
+	return Read(bytes.NewReader(data), int64(len(data)), name)
+}
+
+// Read reads an archive from r; name is used in errors. Weights are read
+// from r on demand, so r must stay readable while they are used.
+func Read(r io.ReaderAt, size int64, name string) (*Archive, error) {
+	rd := &reader{file: name, r: r, size: size}
+	a, err := rd.read()
+	if err != nil {
+		var pe *Error
+		if errors.As(err, &pe) {
+			return nil, err
+		}
+		return nil, &Error{File: name, Err: err}
+	}
+	return a, nil
+}
+
+type reader struct {
+	file    string
+	r       io.ReaderAt
+	size    int64
+	root    string
+	records map[string]*zip.File // by path below the root
+}
+
+func (rd *reader) errf(record, format string, args ...any) error {
+	return &Error{File: rd.file, Record: record, Err: fmt.Errorf(format, args...)}
+}
+
+func (rd *reader) wrap(record string, err error) error {
+	return &Error{File: rd.file, Record: record, Err: err}
+}
+
+func (rd *reader) read() (*Archive, error) {
+	zr, err := zip.NewReader(rd.r, rd.size)
+	if err != nil {
+		return nil, rd.errf("", "not a zip archive (%v)", err)
+	}
+	if err := rd.index(zr); err != nil {
+		return nil, err
+	}
+	if err := rd.checkFormat(); err != nil {
+		return nil, err
+	}
+	a := &Archive{
+		Programs:     map[string]*ir.Program{},
+		Delegates:    map[string]*Delegate{},
+		Extra:        map[string][]byte{},
+		SampleInputs: map[string]ir.Blob{},
+		Other:        map[string]ir.Blob{},
+	}
+	used := map[string]bool{}
+	for _, rec := range []string{"archive_format", "archive_version", "byteorder", ".data/version", ".data/serialization_id"} {
+		used[rec] = true
+	}
+	for rel := range rd.records {
+		dir, base := path.Split(rel)
+		if dir != "models/" || !strings.HasSuffix(base, ".json") {
+			continue
+		}
+		model := strings.TrimSuffix(base, ".json")
+		p, err := rd.readProgram(model, used)
+		if err != nil {
+			return nil, err
+		}
+		a.Programs[model] = p
+	}
+	if len(a.Programs) == 0 {
+		return nil, rd.errf("models/model.json", "missing: the archive holds no program (models/*.json)")
+	}
+	for rel, f := range rd.records {
+		if used[rel] {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(rel, "extra/"):
+			data, err := rd.readAll(rel, maxJSONRecord)
+			if err != nil {
+				return nil, err
+			}
+			a.Extra[strings.TrimPrefix(rel, "extra/")] = data
+		case strings.HasPrefix(rel, "data/sample_inputs/") && strings.HasSuffix(rel, ".pt"):
+			a.SampleInputs[strings.TrimSuffix(strings.TrimPrefix(rel, "data/sample_inputs/"), ".pt")] = rd.blob(f)
+		case strings.HasPrefix(rel, "data/delegates/") && strings.HasSuffix(rel, ".json"):
+			d := new(Delegate)
+			if err := rd.readJSON(rel, d); err != nil {
+				return nil, err
+			}
+			a.Delegates[strings.TrimSuffix(strings.TrimPrefix(rel, "data/delegates/"), ".json")] = d
+		default:
+			a.Other[rel] = rd.blob(f)
+		}
+	}
+	return a, nil
+}
+
+// index records every entry below the root folder, refusing unsafe names,
+// duplicates and sizes no real archive has.
+func (rd *reader) index(zr *zip.Reader) error {
+	if len(zr.File) == 0 {
+		return rd.errf("", "empty zip archive")
+	}
+	rd.records = make(map[string]*zip.File, len(zr.File))
+	// PyTorchStreamReader takes the root folder from the first entry.
+	if i := strings.IndexByte(zr.File[0].Name, '/'); i >= 0 {
+		rd.root = zr.File[0].Name[:i+1]
+	}
+	for _, f := range zr.File {
+		name := f.Name
+		if err := checkEntryName(name); err != nil {
+			return rd.errf(name, "%v", err)
+		}
+		if !strings.HasPrefix(name, rd.root) {
+			return rd.errf(name, "entry outside the archive's root folder %q", rd.root)
+		}
+		if strings.HasSuffix(name, "/") {
+			continue // a directory entry
+		}
+		if err := rd.checkEntrySize(f); err != nil {
+			return rd.errf(name, "%v", err)
+		}
+		rel := strings.TrimPrefix(name, rd.root)
+		if _, dup := rd.records[rel]; dup {
+			return rd.errf(name, "record appears twice")
+		}
+		rd.records[rel] = f
+	}
+	return nil
+}
+
+func checkEntryName(name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("entry with an empty name")
+	case strings.HasPrefix(name, "/") || strings.HasPrefix(name, `\`) || (len(name) > 1 && name[1] == ':'):
+		return fmt.Errorf("absolute entry path")
+	case strings.ContainsRune(name, '\\'):
+		return fmt.Errorf("backslash in entry path")
+	case strings.ContainsRune(name, 0):
+		return fmt.Errorf("NUL in entry path")
+	}
+	for _, part := range strings.Split(name, "/") {
+		if part == ".." {
+			return fmt.Errorf("entry path climbs out with ..")
+		}
+	}
+	return nil
+}
+
+func (rd *reader) checkEntrySize(f *zip.File) error {
+	switch f.Method {
+	case zip.Store:
+		if f.UncompressedSize64 != f.CompressedSize64 {
+			return fmt.Errorf("stored entry claims %d bytes but holds %d", f.UncompressedSize64, f.CompressedSize64)
+		}
+		if f.CompressedSize64 > uint64(rd.size) {
+			return fmt.Errorf("entry of %d bytes in an archive of %d: too large to be real", f.CompressedSize64, rd.size)
+		}
+	case zip.Deflate:
+		// Deflate cannot expand more than about 1032:1.
+		if f.UncompressedSize64 > 1032*f.CompressedSize64+1<<20 || f.CompressedSize64 > uint64(rd.size) {
+			return fmt.Errorf("compressed entry claims %d bytes from %d: too large to be real", f.UncompressedSize64, f.CompressedSize64)
+		}
+	default:
+		return fmt.Errorf("unsupported zip compression method %d", f.Method)
+	}
+	return nil
+}
+
+// checkFormat refuses archives seam cannot read, saying how to re-save old ones.
+func (rd *reader) checkFormat() error {
+	const resave = "re-save it with PyTorch 2.9 or newer: torch.export.save(torch.export.load(%q), \"model.pt2\")"
+	if _, ok := rd.records["serialized_exported_program.json"]; ok {
+		return rd.errf("serialized_exported_program.json", "archive written by PyTorch 2.7 or older, which seam does not read; "+resave, rd.file)
+	}
+	_, ok := rd.records["archive_format"]
+	if !ok {
+		for rel := range rd.records {
+			if strings.HasPrefix(rel, "data/weights/") && strings.HasSuffix(rel, ".pt") {
+				return rd.errf(rel, "archive written by PyTorch 2.8 (weights pickled in one file), which seam does not read; "+resave, rd.file)
+			}
+		}
+		return rd.errf("archive_format", "missing: not a PT2 archive")
+	}
+	text, err := rd.readAll("archive_format", 64)
+	if err != nil {
+		return err
+	}
+	if string(text) != "pt2" {
+		return rd.errf("archive_format", "is %q, want \"pt2\"", text)
+	}
+	if _, ok := rd.records["archive_version"]; ok {
+		v, err := rd.readAll("archive_version", 64)
+		if err != nil {
+			return err
+		}
+		if string(v) != "0" {
+			return rd.errf("archive_version", "is %q, want \"0\"", v)
+		}
+	}
+	if _, ok := rd.records["byteorder"]; ok {
+		b, err := rd.readAll("byteorder", 64)
+		if err != nil {
+			return err
+		}
+		if s := strings.TrimSpace(string(b)); s != "little" {
+			return rd.errf("byteorder", "is %q: seam reads little-endian archives", s)
+		}
+	}
+	if _, ok := rd.records[".data/version"]; ok {
+		b, err := rd.readAll(".data/version", 64)
+		if err != nil {
+			return err
+		}
+		if _, err := strconv.Atoi(strings.TrimSpace(string(b))); err != nil {
+			return rd.errf(".data/version", "is %q, not a number", b)
+		}
+	}
+	return nil
+}
+
+func (rd *reader) readAll(rel string, limit int64) ([]byte, error) {
+	f, ok := rd.records[rel]
+	if !ok {
+		return nil, rd.errf(rel, "missing")
+	}
+	if f.UncompressedSize64 > uint64(limit) {
+		return nil, rd.errf(rel, "record of %d bytes is larger than %d", f.UncompressedSize64, limit)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, rd.wrap(rel, err)
+	}
+	defer rc.Close()
+	data := make([]byte, 0, f.UncompressedSize64)
+	buf := bytes.NewBuffer(data)
+	if _, err := io.Copy(buf, io.LimitReader(rc, int64(f.UncompressedSize64)+1)); err != nil {
+		return nil, rd.wrap(rel, err)
+	}
+	if uint64(buf.Len()) != f.UncompressedSize64 {
+		return nil, rd.errf(rel, "holds %d bytes, its header says %d", buf.Len(), f.UncompressedSize64)
+	}
+	return buf.Bytes(), nil
+}
+
+func (rd *reader) readJSON(rel string, v any) error {
+	data, err := rd.readAll(rel, maxJSONRecord)
+	if err != nil {
+		return err
+	}
+	if err := jsonUnmarshal(data, v); err != nil {
+		return rd.errf(rel, "malformed JSON: %v", err)
+	}
+	return nil
+}
+
+func (rd *reader) readProgram(model string, used map[string]bool) (*ir.Program, error) {
+	rel := "models/" + model + ".json"
+	used[rel] = true
+	data, err := rd.readAll(rel, maxJSONRecord)
+	if err != nil {
+		return nil, err
+	}
+	p, err := ir.DecodeProgram(data)
+	if err != nil {
+		return nil, rd.errf(rel, "malformed program: %v", err)
+	}
+	if p.SchemaVersion.Major != ir.CurrentSchema.Major {
+		return nil, rd.errf(rel, "schema version %d.%d: seam reads schema %d.x (PyTorch 2.9 to 2.11)",
+			p.SchemaVersion.Major, p.SchemaVersion.Minor, ir.CurrentSchema.Major)
+	}
+	if err := p.CheckStructure(); err != nil {
+		return nil, rd.errf(rel, "%v", err)
+	}
+	if p.Weights, err = rd.readPayloads(model, "weights", used); err != nil {
+		return nil, err
+	}
+	if p.Constants, err = rd.readPayloads(model, "constants", used); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// readPayloads reads data/<kind>/<model>_<kind>_config.json and attaches
+// each entry's stored file.
+func (rd *reader) readPayloads(model, kind string, used map[string]bool) (map[string]*ir.Weight, error) {
+	rel := fmt.Sprintf("data/%s/%s_%s_config.json", kind, model, kind)
+	out := map[string]*ir.Weight{}
+	if _, ok := rd.records[rel]; !ok {
+		legacy := fmt.Sprintf("data/%s/%s.pt", kind, model)
+		if _, ok := rd.records[legacy]; ok {
+			return nil, rd.errf(legacy, "%s pickled in one file, as PyTorch 2.8 wrote them; re-save with PyTorch 2.9 or newer", kind)
+		}
+		return out, nil
+	}
+	used[rel] = true
+	var cfg payloadConfig
+	if err := rd.readJSON(rel, &cfg); err != nil {
+		return nil, err
+	}
+	blobs := map[string]ir.Blob{}
+	for _, fqn := range ir.SortedKeys(cfg.Config) {
+		meta := cfg.Config[fqn]
+		file := meta.PathName
+		if file == "" || strings.ContainsAny(file, `/\`) || file == "." || file == ".." {
+			return nil, rd.errf(rel, "%s: bad path_name %q", fqn, file)
+		}
+		dataRel := "data/" + kind + "/" + file
+		f, ok := rd.records[dataRel]
+		if !ok {
+			return nil, rd.errf(rel, "%s: its data %s is missing", fqn, dataRel)
+		}
+		used[dataRel] = true
+		b, ok := blobs[file]
+		if !ok {
+			b = rd.blob(f)
+			blobs[file] = b
+		}
+		w := &ir.Weight{Path: file, IsParam: meta.IsParam, UsePickle: meta.UsePickle, Meta: meta.TensorMeta, Data: b}
+		if !meta.UsePickle && meta.TensorMeta == nil {
+			return nil, rd.errf(rel, "%s: raw tensor without tensor_meta", fqn)
+		}
+		if w.Meta != nil && !w.Meta.DType.Valid() {
+			return nil, rd.errf(rel, "%s: unknown dtype %d", fqn, int(w.Meta.DType))
+		}
+		if err := w.CheckStorage(); err != nil {
+			return nil, rd.errf(dataRel, "%s: %v", fqn, err)
+		}
+		out[fqn] = w
+	}
+	return out, nil
+}
+
+func (rd *reader) blob(f *zip.File) ir.Blob {
+	if f.Method == zip.Store {
+		return &storedBlob{f: f, r: rd.r, off: -1}
+	}
+	return &compressedBlob{f: f}
+}

@@ -1,0 +1,251 @@
+package pt2
+
+import (
+	"archive/zip"
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"hash/crc64"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/seam-rt/seam/ir"
+)
+
+// alignment is PyTorch's kFieldAlignment: every record's data starts on a
+// multiple of it, so weights can be memory-mapped in place.
+const alignment = 64
+
+// WriteFile writes the archive to path atomically: to a temporary file in
+// the same folder, renamed into place only once complete, so a failure
+// leaves nothing half-written. The root folder is the file's base name
+// without its extension, as torch.export.save names it.
+func WriteFile(path string, a *Archive) (err error) {
+	root := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	if err = Write(bw, a, root); err != nil {
+		return &Error{File: path, Err: err}
+	}
+	if err = bw.Flush(); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// Write writes the archive with every record below root/.
+func Write(w io.Writer, a *Archive, root string) error {
+	if root == "" || strings.ContainsAny(root, `/\`) {
+		return fmt.Errorf("bad root folder name %q", root)
+	}
+	cw := &countingWriter{w: w}
+	zw := zip.NewWriter(cw)
+	aw := &archiveWriter{zw: zw, cw: cw, root: root + "/"}
+	if err := aw.writeAll(a); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+type archiveWriter struct {
+	zw   *zip.Writer
+	cw   *countingWriter
+	root string
+	// sums feed .data/serialization_id.
+	nameSum, dataSum uint64
+}
+
+func (aw *archiveWriter) writeAll(a *Archive) error {
+	for _, model := range a.ModelNames() {
+		p := a.Programs[model]
+		for _, kind := range []string{"weights", "constants"} {
+			table := p.Weights
+			if kind == "constants" {
+				table = p.Constants
+			}
+			if err := aw.writePayloads(model, kind, table); err != nil {
+				return err
+			}
+		}
+		data, err := ir.EncodeProgram(p)
+		if err != nil {
+			return fmt.Errorf("models/%s.json: %w", model, err)
+		}
+		if err := aw.writeBytes("models/"+model+".json", data); err != nil {
+			return err
+		}
+		// load_pt2 always reads the sample inputs record; empty is fine.
+		sample := a.SampleInputs[model]
+		if sample == nil {
+			sample = ir.Bytes{}
+		}
+		if err := aw.writeBlob("data/sample_inputs/"+model+".pt", sample); err != nil {
+			return err
+		}
+	}
+	for _, name := range ir.SortedKeys(a.Delegates) {
+		data, err := json.Marshal(a.Delegates[name])
+		if err != nil {
+			return err
+		}
+		if err := aw.writeBytes("data/delegates/"+name+".json", data); err != nil {
+			return err
+		}
+	}
+	for _, name := range ir.SortedKeys(a.Extra) {
+		if err := aw.writeBytes("extra/"+name, a.Extra[name]); err != nil {
+			return err
+		}
+	}
+	for _, rel := range ir.SortedKeys(a.Other) {
+		if err := aw.writeBlob(rel, a.Other[rel]); err != nil {
+			return err
+		}
+	}
+	for _, rec := range []struct{ name, text string }{
+		{"archive_format", "pt2"}, {"archive_version", "0"}, {".data/version", "6\n"}, {"byteorder", "little"},
+	} {
+		if err := aw.writeBytes(rec.name, []byte(rec.text)); err != nil {
+			return err
+		}
+	}
+	id := fmt.Sprintf("%020d%020d", aw.nameSum, aw.dataSum)
+	return aw.writeBytes(".data/serialization_id", []byte(id))
+}
+
+// writePayloads writes one model's weights or constants: each stored file
+// once, then its config. Weights that view one storage share a path.
+func (aw *archiveWriter) writePayloads(model, kind string, table map[string]*ir.Weight) error {
+	files := map[string]ir.Blob{}
+	cfg := payloadConfig{Config: map[string]payloadMeta{}}
+	for _, fqn := range ir.SortedKeys(table) {
+		w := table[fqn]
+		if w.Data == nil {
+			return fmt.Errorf("%s %s has no data", kind, fqn)
+		}
+		if w.Path == "" || strings.ContainsAny(w.Path, `/\`) {
+			return fmt.Errorf("%s %s: bad path name %q", kind, fqn, w.Path)
+		}
+		if prev, ok := files[w.Path]; ok && prev.Size() != w.Data.Size() {
+			return fmt.Errorf("%s %s: path %s is shared with data of another size", kind, fqn, w.Path)
+		}
+		files[w.Path] = w.Data
+		cfg.Config[fqn] = payloadMeta{PathName: w.Path, IsParam: w.IsParam, UsePickle: w.UsePickle, TensorMeta: w.Meta}
+	}
+	for _, path := range sortedPayloadPaths(files) {
+		if err := aw.writeBlob("data/"+kind+"/"+path, files[path]); err != nil {
+			return err
+		}
+	}
+	data, err := json.Marshal(cfg)
+	if err != nil {
+		return err
+	}
+	return aw.writeBytes(fmt.Sprintf("data/%s/%s_%s_config.json", kind, model, kind), data)
+}
+
+// sortedPayloadPaths orders weight_2 before weight_10, as PyTorch writes them.
+func sortedPayloadPaths(files map[string]ir.Blob) []string {
+	paths := ir.SortedKeys(files)
+	num := func(p string) (string, int) {
+		i := strings.LastIndexByte(p, '_')
+		if i < 0 {
+			return p, -1
+		}
+		n, err := strconv.Atoi(p[i+1:])
+		if err != nil {
+			return p, -1
+		}
+		return p[:i], n
+	}
+	slices.SortFunc(paths, func(a, b string) int {
+		pa, na := num(a)
+		pb, nb := num(b)
+		if pa != pb {
+			return strings.Compare(pa, pb)
+		}
+		if na != nb {
+			return na - nb
+		}
+		return strings.Compare(a, b)
+	})
+	return paths
+}
+
+func (aw *archiveWriter) writeBytes(rel string, data []byte) error {
+	return aw.writeBlob(rel, ir.Bytes(data))
+}
+
+// writeBlob writes one stored record whose data starts on a 64-byte
+// boundary, padded with an "FB" extra field as PyTorch's writer does.
+func (aw *archiveWriter) writeBlob(rel string, b ir.Blob) error {
+	size := b.Size()
+	crc := crc32.NewIEEE()
+	if _, err := io.Copy(crc, io.NewSectionReader(b, 0, size)); err != nil {
+		return fmt.Errorf("%s: %w", rel, err)
+	}
+	if err := aw.zw.Flush(); err != nil {
+		return err
+	}
+	name := aw.root + rel
+	start := aw.cw.n + 30 + int64(len(name)) + 4
+	pad := (alignment - start%alignment) % alignment
+	extra := make([]byte, 4+pad)
+	extra[0], extra[1] = 'F', 'B'
+	binary.LittleEndian.PutUint16(extra[2:], uint16(pad))
+	for i := 4; i < len(extra); i++ {
+		extra[i] = 'Z'
+	}
+	fh := &zip.FileHeader{
+		Name:               name,
+		Method:             zip.Store,
+		CRC32:              crc.Sum32(),
+		CompressedSize64:   uint64(size),
+		UncompressedSize64: uint64(size),
+		Extra:              extra,
+	}
+	fw, err := aw.zw.CreateRaw(fh)
+	if err != nil {
+		return fmt.Errorf("%s: %w", rel, err)
+	}
+	if _, err := io.Copy(fw, io.NewSectionReader(b, 0, size)); err != nil {
+		return fmt.Errorf("%s: %w", rel, err)
+	}
+	aw.nameSum = aw.nameSum*31 + crc64.Checksum([]byte(rel), crcTable)
+	aw.dataSum = aw.dataSum*31 + uint64(fh.CRC32)
+	return nil
+}
+
+var crcTable = crc64.MakeTable(crc64.ECMA)
