@@ -3,7 +3,13 @@ module github.com/seam-rt/seam
 go 1.26.8
 
 require (
-	github.com/google/go-cmp v0.7.0 // indirect
-	golang.org/x/sys v0.50.0 // indirect
-	pgregory.net/rapid v1.3.0 // indirect
+	github.com/google/go-cmp v0.7.0
+	github.com/spf13/cobra v1.10.2
+	golang.org/x/sys v0.50.0
+	pgregory.net/rapid v1.3.0
+)
+
+require (
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/spf13/pflag v1.0.9 // indirect
 )
