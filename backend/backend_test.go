@@ -1,0 +1,184 @@
+package backend
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/seam-rt/seam/fixtures"
+	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/pt2"
+)
+
+func TestGlob(t *testing.T) {
+	cases := []struct {
+		pattern, s string
+		want       bool
+	}{
+		{"aten.*", "aten.add.Tensor", true},
+		{"aten.*", "_operator.add", false},
+		{"*", "", true},
+		{"aten.embedding.*", "aten.embedding.default", true},
+		{"aten.embedding.*", "aten.embedding_bag.default", false},
+		{"aten.index*", "aten.index.Tensor", true},
+		{"aten.index*", "aten.index_select.default", true},
+		{"*embedding*", "aten.embedding_bag.default", true},
+		{"aten.add.Tensor", "aten.add.Tensor", true},
+		{"aten.add.Tensor", "aten.add.Tensorx", false},
+		{"a*b*c", "abc", true},
+		{"a*b*c", "aXbYc", true},
+		{"a*b*c", "acb", false},
+		{"a*a", "a", false},
+		{"*.default", "aten.relu.default", true},
+		{"**", "x", true},
+	}
+	for _, c := range cases {
+		if got := compileGlob(c.pattern).match(c.s); got != c.want {
+			t.Errorf("%q matches %q = %v, want %v", c.pattern, c.s, got, c.want)
+		}
+	}
+}
+
+func TestParseDefaultsAndRoundTrip(t *testing.T) {
+	p, err := Parse([]byte(`{"name": "npu", "ops": {"include": ["aten.*"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.DynamicShapes || !p.SingleNodePartitions || !p.OwnsWeights || p.FullGraph || p.Placeholders.SymInt != Refuse {
+		t.Errorf("defaults: %+v", p)
+	}
+	var sb strings.Builder
+	full, _ := Builtin("tensor-only")
+	if err := full.WriteJSON(&sb); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse([]byte(sb.String()))
+	if err != nil {
+		t.Fatalf("reading a written profile: %v\n%s", err, sb.String())
+	}
+	if back.Name != full.Name || len(back.DTypes) != len(full.DTypes) || back.Placeholders != full.Placeholders ||
+		len(back.Ops.Exclude) != len(full.Ops.Exclude) {
+		t.Errorf("round trip: %+v vs %+v", back, full)
+	}
+}
+
+func TestParseIssueExample(t *testing.T) {
+	p, err := Parse([]byte(`{"name": "my-npu",
+	 "ops": {"include": ["aten.*"], "exclude": ["aten.embedding.*", "aten.index*"]},
+	 "exclude_nodes": ["node_name"],
+	 "placeholders": {"sym_int": "refuse", "sym_bool": "refuse", "sym_float": "refuse"},
+	 "dtypes": ["f32", "i64", "bool"],
+	 "dynamic_shapes": true,
+	 "single_node_partitions": true,
+	 "full_graph": false}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.AcceptsDType(ir.Bool) || p.AcceptsDType(ir.Float64) {
+		t.Errorf("dtypes %v", p.DTypes)
+	}
+}
+
+func TestParseErrorsNameTheField(t *testing.T) {
+	cases := []struct{ json, want string }{
+		{`{"ops": {"include": ["*"]}}`, `"name"`},
+		{`{"name": "x"}`, `"ops"`},
+		{`{"name": "x", "ops": {}}`, `"ops.include"`},
+		{`{"name": "x", "ops": {"include": ["*"]}, "colour": 1}`, `"colour"`},
+		{`{"name": "x", "ops": {"include": ["*"], "bogus": []}}`, `"ops"`},
+		{`{"name": "x", "ops": {"include": ["*"]}, "placeholders": {"sym_int": "maybe"}}`, `"placeholders"`},
+		{`{"name": "x", "ops": {"include": ["*"]}, "placeholders": {"sym_str": "int"}}`, `"sym_str"`},
+		{`{"name": "x", "ops": {"include": ["*"]}, "dtypes": ["f33"]}`, `"dtypes"`},
+		{`{"name": "x", "ops": {"include": ["*"]}, "dynamic_shapes": "yes"}`, `"dynamic_shapes"`},
+		{`{"name": "x", "ops": {"include": [""]}}`, `"ops"`},
+		{`{"name": "x", "ops": {"include": ["*"]}} {}`, `trailing`},
+		{`{"name": `, `malformed`},
+	}
+	for _, c := range cases {
+		_, err := Parse([]byte(c.json))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Parse(%s) = %v, want an error mentioning %s", c.json, err, c.want)
+		}
+	}
+}
+
+func TestLoadYAML(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "npu.yaml")
+	os.WriteFile(path, []byte("name: npu\nops:\n  include: [\"aten.*\"]\nplaceholders:\n  sym_int: tensor\ndtypes: [f32, i64]\n"), 0o644)
+	p, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Placeholders.SymInt != Tensor || len(p.DTypes) != 2 {
+		t.Errorf("%+v", p)
+	}
+	if _, err := Resolve(filepath.Join(t.TempDir(), "missing.json")); err == nil || !strings.Contains(err.Error(), "tensor-only") {
+		t.Errorf("Resolve of a missing file: %v", err)
+	}
+}
+
+func loadGraph(t *testing.T, model string) *ir.Graph {
+	t.Helper()
+	a, err := pt2.Open(fixtures.Model(model))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	p, _ := a.Program()
+	return p.Graph
+}
+
+func TestSupportsReasons(t *testing.T) {
+	g := loadGraph(t, "seed_like")
+	node := func(name string) *ir.Node {
+		for _, n := range g.Nodes {
+			if n.Name == name {
+				return n
+			}
+		}
+		t.Fatalf("no node %s", name)
+		return nil
+	}
+	tensorOnly, _ := Builtin("tensor-only")
+	static, _ := Builtin("static-shapes")
+	matmul, _ := Builtin("matmul-only")
+	f32only, err := Parse([]byte(`{"name": "f", "ops": {"include": ["aten.*"]}, "dtypes": ["f32"], "exclude_nodes": ["mul_8"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		p      *Profile
+		node   string
+		reason Reason
+		detail string
+	}{
+		{tensorOnly, "addmm", Supported, ""},
+		{tensorOnly, "sym_size_int_5", OpExcluded, "aten.sym_*"},
+		{tensorOnly, "embedding", OpExcluded, "aten.embedding*"},
+		{matmul, "view", OpNotIncluded, "aten.view.default"},
+		{matmul, "addmm", Supported, ""},
+		{static, "permute_2", Supported, ""},
+		{static, "addmm", DynamicRefused, "has a symbolic size"},
+		{f32only, "unsqueeze", DTypeRefused, "attention_mask is i64"},
+		{f32only, "mul_8", NodeExcluded, "mul_8"},
+	}
+	for _, c := range cases {
+		v := c.p.Supports(g, node(c.node))
+		if v.Reason != c.reason || !strings.Contains(v.Detail, c.detail) {
+			t.Errorf("%s on %s: %v, want %v (%s)", c.p.Name, c.node, v, c.reason, c.detail)
+		}
+	}
+}
+
+func TestBuiltinsAreCopies(t *testing.T) {
+	a, _ := Builtin("reference")
+	a.Ops.Include[0] = "nothing"
+	b, _ := Builtin("reference")
+	if b.Ops.Include[0] != "*" {
+		t.Error("Builtin returned shared state")
+	}
+	if len(BuiltinNames()) != 5 {
+		t.Errorf("builtins %v", BuiltinNames())
+	}
+}

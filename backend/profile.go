@@ -1,0 +1,322 @@
+package backend
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/seam-rt/seam/ir"
+)
+
+// Acceptance is what a backend accepts for one kind of symbolic placeholder.
+type Acceptance int
+
+const (
+	// Refuse: the value may not reach the backend as a placeholder of its
+	// own; lowering must rederive, hoist, box it into a tensor the backend
+	// accepts, or exclude its consumers.
+	Refuse Acceptance = iota
+	// Scalar: accepted as a plain scalar value (an int, double or bool at
+	// run time), labelled as the symbolic user input it is.
+	Scalar
+	// Tensor: accepted boxed in a rank-0 tensor (i64 for SymInt, b8 for
+	// SymBool, f64 for SymFloat).
+	Tensor
+)
+
+var acceptanceNames = map[Acceptance]string{Refuse: "refuse", Scalar: "int", Tensor: "tensor"}
+
+func (a Acceptance) String() string { return acceptanceNames[a] }
+
+func (a Acceptance) MarshalJSON() ([]byte, error) { return json.Marshal(a.String()) }
+
+func (a *Acceptance) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("want one of \"refuse\", \"int\", \"tensor\"")
+	}
+	for k, v := range acceptanceNames {
+		if v == s {
+			*a = k
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not one of \"refuse\", \"int\", \"tensor\"", s)
+}
+
+// Placeholders is a backend's contract for symbolic graph inputs.
+type Placeholders struct {
+	SymInt   Acceptance `json:"sym_int"`
+	SymBool  Acceptance `json:"sym_bool"`
+	SymFloat Acceptance `json:"sym_float"`
+}
+
+// For returns the acceptance for a symbolic value type.
+func (p Placeholders) For(t ir.ValueType) Acceptance {
+	switch t {
+	case ir.ValueSymInt:
+		return p.SymInt
+	case ir.ValueSymBool:
+		return p.SymBool
+	case ir.ValueSymFloat:
+		return p.SymFloat
+	}
+	return Refuse
+}
+
+// BoxDType is the dtype of the rank-0 tensor a boxed symbolic value travels in.
+func BoxDType(t ir.ValueType) ir.ScalarType {
+	switch t {
+	case ir.ValueSymBool:
+		return ir.Bool
+	case ir.ValueSymFloat:
+		return ir.Float64
+	}
+	return ir.Int64
+}
+
+// OpSet selects ops by glob over their names without `torch.ops.`
+// (`aten.add.Tensor`, `_operator.gt`, `higher_order.cond`).
+type OpSet struct {
+	Include []string `json:"include"`
+	Exclude []string `json:"exclude,omitempty"`
+}
+
+// Profile is a backend's declared contract.
+type Profile struct {
+	Name string `json:"name"`
+	// Description says in a line what kind of backend this is.
+	Description string `json:"description,omitempty"`
+	Ops         OpSet  `json:"ops"`
+	// ExcludeNodes lists node names the backend must not take.
+	ExcludeNodes []string     `json:"exclude_nodes,omitempty"`
+	Placeholders Placeholders `json:"placeholders"`
+	// DTypes lists the tensor dtypes accepted; empty accepts all.
+	DTypes DTypeList `json:"dtypes,omitempty"`
+	// DynamicShapes: tensors may have symbolic sizes.
+	DynamicShapes bool `json:"dynamic_shapes"`
+	// SingleNodePartitions: keep partitions of one compute node (views do
+	// not count); when false such partitions are left to the CPU.
+	SingleNodePartitions bool `json:"single_node_partitions"`
+	// FullGraph: the whole graph must go to this backend; any unsupported
+	// node, or symbolic value no allowed policy can handle, is an error.
+	FullGraph bool `json:"full_graph"`
+	// OwnsWeights: weights used by a partition move into its lowered
+	// module (copied into each when shared); when false they stay in the
+	// parent and arrive as tensor inputs.
+	OwnsWeights bool `json:"owns_weights"`
+	// OwnsBuffers: a buffer mutated inside a partition is taken over by the
+	// lowered module, which keeps its state.
+	OwnsBuffers bool `json:"owns_buffers"`
+	// CompileOptions are handed to the backend when it compiles a module.
+	CompileOptions map[string]string `json:"compile_options,omitempty"`
+
+	include, exclude globSet
+	excludeNodes     map[string]bool
+}
+
+// DTypeList is a list of dtypes written by their short names ("f32",
+// "i64", "bool" or "b8").
+type DTypeList []ir.ScalarType
+
+func (l DTypeList) MarshalJSON() ([]byte, error) {
+	names := make([]string, len(l))
+	for i, t := range l {
+		names[i] = t.Short()
+	}
+	return json.Marshal(names)
+}
+
+func (l *DTypeList) UnmarshalJSON(b []byte) error {
+	var names []string
+	if err := json.Unmarshal(b, &names); err != nil {
+		return fmt.Errorf("want a list of dtype names")
+	}
+	out := make(DTypeList, 0, len(names))
+	for _, n := range names {
+		t, ok := ParseDType(n)
+		if !ok {
+			return fmt.Errorf("unknown dtype %q (use f32, f64, f16, bf16, i64, i32, i16, i8, u8, bool)", n)
+		}
+		out = append(out, t)
+	}
+	*l = out
+	return nil
+}
+
+// ParseDType reads a dtype name: the annotation form (f32, b8), "bool", or
+// the torch name (float32, torch.float32).
+func ParseDType(s string) (ir.ScalarType, bool) {
+	s = strings.TrimPrefix(s, "torch.")
+	if s == "bool" {
+		return ir.Bool, true
+	}
+	if t, ok := ir.ParseShortDType(s); ok {
+		return t, true
+	}
+	for _, t := range []ir.ScalarType{ir.Uint8, ir.Int8, ir.Int16, ir.Int32, ir.Int64, ir.Float16, ir.Float32, ir.Float64, ir.BFloat16} {
+		if strings.TrimPrefix(t.Torch(), "torch.") == s {
+			return t, true
+		}
+	}
+	return ir.Unknown, false
+}
+
+// AcceptsDType reports whether tensors of dtype t may reach the backend.
+func (p *Profile) AcceptsDType(t ir.ScalarType) bool {
+	return len(p.DTypes) == 0 || slices.Contains(p.DTypes, t)
+}
+
+// profileFile is the file form: booleans that default to true are pointers
+// so that "absent" can be told from false, and the structured fields are
+// decoded on their own so that their errors can name them.
+type profileFile struct {
+	Name                 string            `json:"name"`
+	Description          string            `json:"description"`
+	Ops                  json.RawMessage   `json:"ops"`
+	ExcludeNodes         []string          `json:"exclude_nodes"`
+	Placeholders         json.RawMessage   `json:"placeholders"`
+	DTypes               json.RawMessage   `json:"dtypes"`
+	DynamicShapes        *bool             `json:"dynamic_shapes"`
+	SingleNodePartitions *bool             `json:"single_node_partitions"`
+	FullGraph            bool              `json:"full_graph"`
+	OwnsWeights          *bool             `json:"owns_weights"`
+	OwnsBuffers          bool              `json:"owns_buffers"`
+	CompileOptions       map[string]string `json:"compile_options"`
+}
+
+// Parse reads a profile from JSON. Unknown fields and bad values are errors
+// naming the field. Absent fields default to: placeholders refused,
+// every dtype, dynamic shapes, single-node partitions, weights owned.
+func Parse(data []byte) (*Profile, error) {
+	var f profileFile
+	if err := strictDecode(data, &f); err != nil {
+		return nil, err
+	}
+	if f.Name == "" {
+		return nil, fmt.Errorf("field \"name\": missing")
+	}
+	p := &Profile{
+		Name: f.Name, Description: f.Description, ExcludeNodes: f.ExcludeNodes,
+		FullGraph: f.FullGraph, OwnsBuffers: f.OwnsBuffers,
+		DynamicShapes: true, SingleNodePartitions: true, OwnsWeights: true,
+		CompileOptions: f.CompileOptions,
+	}
+	if len(f.Ops) == 0 {
+		return nil, fmt.Errorf("field \"ops\": missing (give \"include\" globs such as \"aten.*\")")
+	}
+	if err := strictDecode(f.Ops, &p.Ops); err != nil {
+		return nil, fmt.Errorf("field \"ops\": %w", err)
+	}
+	if len(p.Ops.Include) == 0 {
+		return nil, fmt.Errorf("field \"ops.include\": missing (globs such as \"aten.*\")")
+	}
+	if len(f.Placeholders) > 0 {
+		if err := strictDecode(f.Placeholders, &p.Placeholders); err != nil {
+			return nil, fmt.Errorf("field \"placeholders\": %w", err)
+		}
+	}
+	if len(f.DTypes) > 0 {
+		if err := json.Unmarshal(f.DTypes, &p.DTypes); err != nil {
+			return nil, fmt.Errorf("field \"dtypes\": %w", err)
+		}
+	}
+	if f.DynamicShapes != nil {
+		p.DynamicShapes = *f.DynamicShapes
+	}
+	if f.SingleNodePartitions != nil {
+		p.SingleNodePartitions = *f.SingleNodePartitions
+	}
+	if f.OwnsWeights != nil {
+		p.OwnsWeights = *f.OwnsWeights
+	}
+	if err := p.compile(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// strictDecode decodes one JSON value, refusing unknown fields and trailing
+// data, with errors that name the offending field.
+func strictDecode(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var ute *json.UnmarshalTypeError
+		if errors.As(err, &ute) {
+			return fmt.Errorf("field %q: want %s, got %s", ute.Field, ute.Type, ute.Value)
+		}
+		if rest, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return fmt.Errorf("unknown field %s", rest)
+		}
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return fmt.Errorf("malformed JSON at byte %d: %v", se.Offset, err)
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return fmt.Errorf("malformed JSON: it ends too soon")
+		}
+		return err
+	}
+	if dec.More() {
+		return fmt.Errorf("trailing data after the value")
+	}
+	return nil
+}
+
+func (p *Profile) compile() error {
+	for i, g := range append(append([]string{}, p.Ops.Include...), p.Ops.Exclude...) {
+		if g == "" {
+			return fmt.Errorf("field \"ops\": empty pattern at %d", i)
+		}
+	}
+	p.include = compileGlobs(p.Ops.Include)
+	p.exclude = compileGlobs(p.Ops.Exclude)
+	p.excludeNodes = make(map[string]bool, len(p.ExcludeNodes))
+	for _, n := range p.ExcludeNodes {
+		p.excludeNodes[n] = true
+	}
+	return nil
+}
+
+// Load reads a profile file (.json, or .yaml/.yml).
+func Load(path string) (*Profile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
+		if data, err = yamlToJSON(data); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	p, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
+}
+
+// Resolve finds a built-in profile by name, or reads a profile file.
+func Resolve(nameOrFile string) (*Profile, error) {
+	if p, ok := Builtin(nameOrFile); ok {
+		return p, nil
+	}
+	if _, err := os.Stat(nameOrFile); err != nil {
+		return nil, fmt.Errorf("backend %q: neither a built-in profile (%s) nor a readable file", nameOrFile, strings.Join(BuiltinNames(), ", "))
+	}
+	return Load(nameOrFile)
+}
+
+// WriteJSON writes the profile in its file form.
+func (p *Profile) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(p)
+}
