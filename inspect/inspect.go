@@ -10,6 +10,8 @@ import (
 
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/irtext"
+	"github.com/seam-rt/seam/pt2"
+	"github.com/seam-rt/seam/sym"
 )
 
 // Summary is what `seam inspect --json` prints.
@@ -22,6 +24,43 @@ type Summary struct {
 	Ops           map[string]int    `json:"ops"`
 	Nodes         int               `json:"nodes"`
 	WeightBytes   int64             `json:"weight_bytes"`
+	// Modules describes the lowered modules of a lowered program.
+	Modules []Module `json:"modules,omitempty"`
+}
+
+// Module summarises one lowered module: the backend that runs it and what
+// it receives and returns.
+type Module struct {
+	Name           string            `json:"name"`
+	Backend        string            `json:"backend"`
+	CompileOptions map[string]string `json:"compile_options,omitempty"`
+	Inputs         []Value           `json:"inputs"`
+	Outputs        []Value           `json:"outputs"`
+	Ops            map[string]int    `json:"ops"`
+	Nodes          int               `json:"nodes"`
+	WeightBytes    int64             `json:"weight_bytes"`
+}
+
+// SummarizeArchive summarises an archive's main program and, for a lowered
+// program, each of its modules.
+func SummarizeArchive(a *pt2.Archive, opt Options) (*Summary, error) {
+	p, err := a.Program()
+	if err != nil {
+		return nil, err
+	}
+	s := Summarize(p, opt)
+	for _, name := range a.ModelNames() {
+		if name == pt2.MainModel {
+			continue
+		}
+		ms := Summarize(a.Programs[name], opt)
+		m := Module{Name: name, Inputs: ms.Inputs, Outputs: ms.Outputs, Ops: ms.Ops, Nodes: ms.Nodes, WeightBytes: ms.WeightBytes}
+		if d, ok := a.Delegates[name]; ok {
+			m.Backend, m.CompileOptions = d.Backend, d.CompileOptions
+		}
+		s.Modules = append(s.Modules, m)
+	}
+	return s, nil
 }
 
 // Value is one graph input or output.
@@ -42,11 +81,21 @@ type Symbol struct {
 	Sources []string `json:"sources"`
 }
 
-// Options say how to print symbolic expressions and find their symbols.
+// Options say how to print symbolic expressions and find their symbols;
+// the zero value uses package sym for both.
 type Options struct {
 	Printer *irtext.Printer
 	// Symbols lists the free symbols of a stored expression.
 	Symbols func(expr string) []string
+}
+
+// Symbols lists the free symbols of a stored expression (none when it
+// does not parse).
+func Symbols(expr string) []string {
+	if e, err := sym.Parse(expr); err == nil {
+		return e.Symbols()
+	}
+	return nil
 }
 
 // Summarize builds the summary of a program.
@@ -82,9 +131,11 @@ func Summarize(p *ir.Program, opt Options) *Summary {
 	for name, rc := range p.RangeConstraints {
 		s.Symbols[name] = Symbol{Min: rc.Min, Max: rc.Max, Sources: []string{}}
 	}
-	if opt.Symbols != nil {
-		s.addSources(p, opt.Symbols)
+	symbols := opt.Symbols
+	if symbols == nil {
+		symbols = Symbols
 	}
+	s.addSources(p, symbols)
 	_ = g.Walk(func(_ string, g *ir.Graph) error {
 		for _, n := range g.Nodes {
 			s.Ops[n.OpName()]++

@@ -53,6 +53,17 @@ func (s *Summary) WriteText(w io.Writer, file string) error {
 	for _, op := range names {
 		fmt.Fprintf(tw, "  %d\t%s\n", s.Ops[op], op)
 	}
+	for _, m := range s.Modules {
+		backend := m.Backend
+		if backend == "" {
+			backend = "no delegate record"
+		}
+		fmt.Fprintf(tw, "\nlowered module %s (backend %s): %d nodes, %s of weights\n", m.Name, backend, m.Nodes, HumanBytes(m.WeightBytes))
+		fmt.Fprintln(tw, "  inputs:")
+		writeGroups(tw, m.Inputs, inputOrder)
+		fmt.Fprintln(tw, "  outputs:")
+		writeGroups(tw, m.Outputs, []string{"buffer_mutation", "user_output"})
+	}
 	return tw.Flush()
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // The schema encodes a union as an object with exactly one key, the member
@@ -12,6 +13,11 @@ import (
 // unknown keys of plain structs are tolerated.
 
 func unionMember(b []byte, union string) (string, json.RawMessage, error) {
+	key, val, ok := scanSingleMember(b)
+	if ok {
+		return key, val, nil
+	}
+	// Not a plain one-member object: decode it properly for a precise error.
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
 		return "", nil, fmt.Errorf("%s: want an object with one member, got %s", union, truncate(b))
@@ -24,6 +30,124 @@ func unionMember(b []byte, union string) (string, json.RawMessage, error) {
 		return k, v, nil
 	}
 	panic("unreachable")
+}
+
+// scanSingleMember reads `{"key": value}` without building a map: unions
+// are most of a program's JSON, so this is the decoder's hot path. It
+// reports false for anything else (escaped keys, several members, bad
+// syntax), which the caller then decodes the slow, exact way. The value
+// itself is validated by whoever decodes it.
+func scanSingleMember(b []byte) (string, json.RawMessage, bool) {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return "", nil, false
+	}
+	i = skipSpace(b, i+1)
+	if i >= len(b) || b[i] != '"' {
+		return "", nil, false
+	}
+	start := i + 1
+	end := start
+	for end < len(b) && b[end] != '"' {
+		if b[end] == '\\' || b[end] < 0x20 {
+			return "", nil, false
+		}
+		end++
+	}
+	if end >= len(b) {
+		return "", nil, false
+	}
+	key := string(b[start:end])
+	i = skipSpace(b, end+1)
+	if i >= len(b) || b[i] != ':' {
+		return "", nil, false
+	}
+	i = skipSpace(b, i+1)
+	vstart := i
+	// Walk the value to its end at depth 0, then expect the closing brace.
+	depth, inString := 0, false
+	for ; i < len(b); i++ {
+		c := b[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				if c != '}' {
+					return "", nil, false
+				}
+				val := trimSpace(b[vstart:i])
+				if len(val) == 0 || skipSpace(b, i+1) != len(b) {
+					return "", nil, false
+				}
+				return key, val, true
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				return "", nil, false
+			}
+		}
+	}
+	return "", nil, false
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func trimSpace(b []byte) []byte {
+	j := len(b)
+	for j > 0 && (b[j-1] == ' ' || b[j-1] == '\t' || b[j-1] == '\n' || b[j-1] == '\r') {
+		j--
+	}
+	return b[:j]
+}
+
+// decodeName reads a {"name": "..."} object, the most common value of all.
+func decodeName(raw []byte) (string, error) {
+	if key, val, ok := scanSingleMember(raw); ok && key == "name" && len(val) >= 2 && val[0] == '"' && val[len(val)-1] == '"' {
+		inner := val[1 : len(val)-1]
+		if !bytes.ContainsAny(inner, "\\\"") && !hasControl(inner) {
+			return string(inner), nil
+		}
+	}
+	var r nameRef
+	err := json.Unmarshal(raw, &r)
+	return r.Name, err
+}
+
+func hasControl(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeInt reads a JSON integer.
+func decodeInt(raw []byte) (int64, error) {
+	if v, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+		return v, nil
+	}
+	var v int64
+	err := json.Unmarshal(raw, &v)
+	return v, err
 }
 
 func unknownMember(union, key string) error {
@@ -93,9 +217,7 @@ func (a *Argument) UnmarshalJSON(b []byte) error {
 		var v any
 		err = json.Unmarshal(raw, &v) // as_none: true (any value is accepted)
 	case ArgTensor:
-		var r nameRef
-		err = json.Unmarshal(raw, &r)
-		a.Name = r.Name
+		a.Name, err = decodeName(raw)
 	case ArgTensors:
 		var rs []nameRef
 		if err = json.Unmarshal(raw, &rs); err == nil {
@@ -105,7 +227,7 @@ func (a *Argument) UnmarshalJSON(b []byte) error {
 			}
 		}
 	case ArgInt, ArgScalarType, ArgMemoryFormat, ArgLayout:
-		err = json.Unmarshal(raw, &a.Int)
+		a.Int, err = decodeInt(raw)
 	case ArgInts:
 		err = json.Unmarshal(raw, &a.Ints)
 	case ArgFloat:
@@ -379,7 +501,8 @@ func (s *SymInt) UnmarshalJSON(b []byte) error {
 		s.Expr = new(SymExpr)
 		return json.Unmarshal(v, s.Expr)
 	case "as_int":
-		return json.Unmarshal(v, &s.Int)
+		s.Int, err = decodeInt(v)
+		return err
 	}
 	return unknownMember("SymInt", key)
 }

@@ -3,7 +3,6 @@ package irtext_test
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -30,10 +29,8 @@ func normalize(text string) []string {
 	return out
 }
 
-var symbolRE = regexp.MustCompile(`Symbol\('(\w+)'[^)]*\)`)
-
 func TestPrintMatchesGraphTxt(t *testing.T) {
-	pr := &irtext.Printer{Expr: func(s string) string { return symbolRE.ReplaceAllString(s, "$1") }}
+	pr := &irtext.Printer{}
 	for _, name := range fixtures.Models() {
 		t.Run(name, func(t *testing.T) {
 			want, err := os.ReadFile(filepath.Join(fixtures.ModelDir(name), "graph.txt"))

@@ -8,19 +8,35 @@ import (
 	"strings"
 
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/sym"
 )
 
 // Printer prints programs and graphs. Expr turns a symbolic expression as
 // stored (SymPy srepr text) into the form annotations show (`s53`,
-// `s77 > 4`); nil prints it as stored.
+// `s77 > 4`); nil prints it as SymPy's str() does (package sym), or as
+// stored when it does not parse.
 type Printer struct {
 	Expr func(stored string) string
 }
 
+// FormatExpr prints a stored expression as SymPy's str() does.
+func FormatExpr(stored string) string {
+	if e, err := sym.Parse(stored); err == nil {
+		return e.String()
+	}
+	return stored
+}
+
 // Fprint prints the program as class GraphModule.
 func (pr *Printer) Fprint(w io.Writer, p *ir.Program) error {
+	return pr.FprintClass(w, "GraphModule", p)
+}
+
+// FprintClass prints the program as a class of the given name (a lowered
+// module is printed under its own name).
+func (pr *Printer) FprintClass(w io.Writer, class string, p *ir.Program) error {
 	bw := bufio.NewWriter(w)
-	pr.graph(bw, "GraphModule", p.Graph, p.Signature.Inputs, 0)
+	pr.graph(bw, class, p.Graph, p.Signature.Inputs, 0)
 	return bw.Flush()
 }
 
@@ -50,6 +66,9 @@ func (pr *Printer) graph(w *bufio.Writer, class string, g *ir.Graph, specs []ir.
 		for _, sub := range n.SubGraphs() {
 			fmt.Fprintf(w, "%s%s = self.%s\n", body, sub.Name, sub.Name)
 			nested = append(nested, sub)
+		}
+		if mod, ok := DelegateModule(n); ok {
+			fmt.Fprintf(w, "%s%s = self.%s\n", body, mod, mod)
 		}
 		pr.node(w, body, g, n)
 	}
@@ -139,7 +158,7 @@ func (pr *Printer) SymInt(s ir.SymInt) string {
 
 func (pr *Printer) expr(stored string) string {
 	if pr.Expr == nil {
-		return stored
+		return FormatExpr(stored)
 	}
 	return pr.Expr(stored)
 }
@@ -220,12 +239,28 @@ var infix = map[string]string{
 	"pos": "+%s", "neg": "-%s", "invert": "~%s",
 }
 
+// DelegateTarget is the target of a delegate call, whose first argument
+// names the lowered module it calls.
+const DelegateTarget = "torch.ops.higher_order.executorch_call_delegate"
+
+// DelegateModule returns the lowered module a delegate call names.
+func DelegateModule(n *ir.Node) (string, bool) {
+	if n.Target != DelegateTarget || len(n.Inputs) == 0 || n.Inputs[0].Arg.Kind != ir.ArgString {
+		return "", false
+	}
+	return n.Inputs[0].Arg.Str, true
+}
+
 func (pr *Printer) call(n *ir.Node) string {
 	hop := isHOP(n)
+	mod, delegate := DelegateModule(n)
 	var pos, kw []string
 	for i := range n.Inputs {
 		in := &n.Inputs[i]
 		v := pr.arg(&in.Arg, hop)
+		if delegate && i == 0 {
+			v = mod // the module itself, bound by `mod = self.mod`
+		}
 		if in.Kind == ir.KindKeyword && in.Name != "" {
 			kw = append(kw, in.Name+" = "+v)
 		} else {

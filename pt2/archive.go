@@ -34,6 +34,10 @@ type Archive struct {
 type Delegate struct {
 	Backend        string            `json:"backend"`
 	CompileOptions map[string]string `json:"compile_options"`
+	// Profile is the backend's declared contract as lowering used it, so
+	// the runtime can check every call against it even for a backend
+	// described in the user's own profile file.
+	Profile json.RawMessage `json:"profile,omitempty"`
 }
 
 // Program returns the main program ("model"), or the only one.

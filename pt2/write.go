@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -61,7 +62,7 @@ func Write(w io.Writer, a *Archive, root string) error {
 	}
 	cw := &countingWriter{w: w}
 	zw := zip.NewWriter(cw)
-	aw := &archiveWriter{zw: zw, cw: cw, root: root + "/"}
+	aw := &archiveWriter{zw: zw, cw: cw, root: root + "/", written: map[string]ir.Blob{}}
 	if err := aw.writeAll(a); err != nil {
 		return err
 	}
@@ -85,6 +86,8 @@ type archiveWriter struct {
 	root string
 	// sums feed .data/serialization_id.
 	nameSum, dataSum uint64
+	// written holds the payload files already in the archive.
+	written map[string]ir.Blob
 }
 
 func (aw *archiveWriter) writeAll(a *Archive) error {
@@ -146,10 +149,11 @@ func (aw *archiveWriter) writeAll(a *Archive) error {
 }
 
 // writePayloads writes one model's weights or constants: each stored file
-// once, then its config. Weights that view one storage share a path.
+// once, then its config. Weights that view one storage share a path; a
+// file another model of the archive already wrote with the same data is
+// shared, and a path another model used for other data is renamed.
 func (aw *archiveWriter) writePayloads(model, kind string, table map[string]*ir.Weight) error {
 	files := map[string]ir.Blob{}
-	cfg := payloadConfig{Config: map[string]payloadMeta{}}
 	for _, fqn := range ir.SortedKeys(table) {
 		w := table[fqn]
 		if w.Data == nil {
@@ -158,22 +162,67 @@ func (aw *archiveWriter) writePayloads(model, kind string, table map[string]*ir.
 		if w.Path == "" || strings.ContainsAny(w.Path, `/\`) {
 			return fmt.Errorf("%s %s: bad path name %q", kind, fqn, w.Path)
 		}
-		if prev, ok := files[w.Path]; ok && prev.Size() != w.Data.Size() {
-			return fmt.Errorf("%s %s: path %s is shared with data of another size", kind, fqn, w.Path)
+		if prev, ok := files[w.Path]; ok && !sameBlob(prev, w.Data) {
+			return fmt.Errorf("%s %s: path %s is shared with other data", kind, fqn, w.Path)
 		}
 		files[w.Path] = w.Data
-		cfg.Config[fqn] = payloadMeta{PathName: w.Path, IsParam: w.IsParam, UsePickle: w.UsePickle, TensorMeta: w.Meta}
 	}
+	rename := map[string]string{}
 	for _, path := range sortedPayloadPaths(files) {
-		if err := aw.writeBlob("data/"+kind+"/"+path, files[path]); err != nil {
+		rel := "data/" + kind + "/" + path
+		if prev, ok := aw.written[rel]; ok {
+			if sameBlob(prev, files[path]) {
+				continue
+			}
+			rel = aw.freePath(kind, path)
+			rename[path] = strings.TrimPrefix(rel, "data/"+kind+"/")
+		}
+		if err := aw.writeBlob(rel, files[path]); err != nil {
 			return err
 		}
+		aw.written[rel] = files[path]
+	}
+	cfg := payloadConfig{Config: map[string]payloadMeta{}}
+	for fqn, w := range table {
+		path := w.Path
+		if r, ok := rename[path]; ok {
+			path = r
+		}
+		cfg.Config[fqn] = payloadMeta{PathName: path, IsParam: w.IsParam, UsePickle: w.UsePickle, TensorMeta: w.Meta}
 	}
 	data, err := json.Marshal(cfg)
 	if err != nil {
 		return err
 	}
 	return aw.writeBytes(fmt.Sprintf("data/%s/%s_%s_config.json", kind, model, kind), data)
+}
+
+// freePath finds an unused name with the prefix of path (weight_7 ->
+// weight_12), numbering on from the highest in use, as PyTorch does.
+func (aw *archiveWriter) freePath(kind, path string) string {
+	prefix := path
+	if i := strings.LastIndexByte(path, '_'); i >= 0 {
+		prefix = path[:i]
+	}
+	for n := 0; ; n++ {
+		rel := fmt.Sprintf("data/%s/%s_%d", kind, prefix, n)
+		if _, ok := aw.written[rel]; !ok {
+			return rel
+		}
+	}
+}
+
+// sameBlob reports whether two blobs are the same stored data.
+func sameBlob(a, b ir.Blob) bool {
+	x, okA := a.(ir.Bytes)
+	y, okB := b.(ir.Bytes)
+	if okA || okB {
+		return okA && okB && len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
+	}
+	if reflect.ValueOf(a).Kind() != reflect.Pointer || reflect.ValueOf(b).Kind() != reflect.Pointer {
+		return false
+	}
+	return a == b
 }
 
 // sortedPayloadPaths orders weight_2 before weight_10, as PyTorch writes them.
