@@ -7,32 +7,32 @@ type Rule string
 
 // The rules. Their names appear in every violation.
 const (
-	InputCount         Rule = "input-count"          // graph inputs and input specs differ in number
-	InputName          Rule = "input-name"           // a placeholder's name differs from its spec's
-	InputKind          Rule = "input-kind"           // a spec's argument has the wrong kind (a parameter that is not a tensor)
-	OutputCount        Rule = "output-count"         // graph outputs and output specs differ in number
-	OutputName         Rule = "output-name"          // an output differs from its spec's argument
-	OutputOrder        Rule = "output-order"         // tokens, then mutations, then user outputs
-	UniqueName         Rule = "unique-name"          // a value or node name is defined twice
-	DefinedBeforeUse   Rule = "defined-before-use"   // a value is used before (or without) its definition
-	WeightMissing      Rule = "weight-missing"       // a parameter, buffer or constant has no stored weight
-	WeightMismatch     Rule = "weight-mismatch"      // a weight's dtype or shape differs from its placeholder's
-	BufferMutation     Rule = "buffer-mutation"      // a buffer mutation names no buffer input
-	UserInputMutation  Rule = "user-input-mutation"  // a user input mutation names no user input
-	MissingMeta        Rule = "missing-meta"         // a value has no metadata in the graph's tables
-	UnboundSymbol      Rule = "unbound-symbol"       // a symbol in a size has no range and no input binds it
-	BadRange           Rule = "bad-range"            // a range constraint whose min exceeds its max
-	UnknownOp          Rule = "unknown-op"           // a target the op table does not know (a warning)
-	DisallowedOp       Rule = "disallowed-op"        // a Python function export does not allow
-	NotFunctional      Rule = "not-functional"       // an op that mutates its inputs
-	OpArguments        Rule = "op-arguments"         // unknown, duplicate or missing arguments
-	OpArgumentKind     Rule = "op-argument-kind"     // an argument of the wrong kind for its schema type
-	OpReturns          Rule = "op-returns"           // outputs that do not match the schema's returns
-	NestedGraph        Rule = "nested-graph"         // a nested graph that disagrees with the call using it
-	DelegateCall       Rule = "delegate-call"        // a delegate call naming no module, or with the wrong arguments
-	ContractSymbolic   Rule = "contract-symbolic"    // a symbolic placeholder the backend refuses
-	ContractDType      Rule = "contract-dtype"       // a tensor placeholder of a dtype the backend refuses
-	ContractDynamic    Rule = "contract-dynamic"     // a dynamic size given to a static-shape backend
+	InputCount        Rule = "input-count"         // graph inputs and input specs differ in number
+	InputName         Rule = "input-name"          // a placeholder's name differs from its spec's
+	InputKind         Rule = "input-kind"          // a spec's argument has the wrong kind (a parameter that is not a tensor)
+	OutputCount       Rule = "output-count"        // graph outputs and output specs differ in number
+	OutputName        Rule = "output-name"         // an output differs from its spec's argument
+	OutputOrder       Rule = "output-order"        // tokens, then mutations, then user outputs
+	UniqueName        Rule = "unique-name"         // a value or node name is defined twice
+	DefinedBeforeUse  Rule = "defined-before-use"  // a value is used before (or without) its definition
+	WeightMissing     Rule = "weight-missing"      // a parameter, buffer or constant has no stored weight
+	WeightMismatch    Rule = "weight-mismatch"     // a weight's dtype or shape differs from its placeholder's
+	BufferMutation    Rule = "buffer-mutation"     // a buffer mutation names no buffer input
+	UserInputMutation Rule = "user-input-mutation" // a user input mutation names no user input
+	MissingMeta       Rule = "missing-meta"        // a value has no metadata in the graph's tables
+	UnboundSymbol     Rule = "unbound-symbol"      // a symbol in a size has no range and no input binds it
+	BadRange          Rule = "bad-range"           // a range constraint whose min exceeds its max
+	UnknownOp         Rule = "unknown-op"          // a target the op table does not know (a warning)
+	DisallowedOp      Rule = "disallowed-op"       // a Python function export does not allow
+	NotFunctional     Rule = "not-functional"      // an op that mutates its inputs
+	OpArguments       Rule = "op-arguments"        // unknown, duplicate or missing arguments
+	OpArgumentKind    Rule = "op-argument-kind"    // an argument of the wrong kind for its schema type
+	OpReturns         Rule = "op-returns"          // outputs that do not match the schema's returns
+	NestedGraph       Rule = "nested-graph"        // a nested graph that disagrees with the call using it
+	DelegateCall      Rule = "delegate-call"       // a delegate call naming no module, or with the wrong arguments
+	ContractSymbolic  Rule = "contract-symbolic"   // a symbolic placeholder the backend refuses
+	ContractDType     Rule = "contract-dtype"      // a tensor placeholder of a dtype the backend refuses
+	ContractDynamic   Rule = "contract-dynamic"    // a dynamic size given to a static-shape backend
 )
 
 // Violation is one broken rule.
