@@ -1,0 +1,43 @@
+package backend
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzParse: no profile file makes Parse panic, and every profile it
+// accepts writes back to a file that parses to the same contract.
+func FuzzParse(f *testing.F) {
+	for _, name := range BuiltinNames() {
+		p, _ := Builtin(name)
+		var sb strings.Builder
+		_ = p.WriteJSON(&sb)
+		f.Add([]byte(sb.String()))
+	}
+	f.Add([]byte(`{"name": "my-npu", "ops": {"include": ["aten.*"], "exclude": ["aten.embedding.*", "aten.index*"]},
+	 "exclude_nodes": ["node_name"], "placeholders": {"sym_int": "refuse", "sym_bool": "tensor", "sym_float": "int"},
+	 "dtypes": ["f32", "i64", "bool"], "dynamic_shapes": true, "single_node_partitions": true, "full_graph": false}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := Parse(data)
+		if err != nil {
+			return
+		}
+		var sb strings.Builder
+		if err := p.WriteJSON(&sb); err != nil {
+			t.Fatal(err)
+		}
+		q, err := Parse([]byte(sb.String()))
+		if err != nil {
+			t.Fatalf("a written profile does not parse: %v\n%s", err, sb.String())
+		}
+		if q.Name != p.Name || q.Placeholders != p.Placeholders || q.DTypesText() != p.DTypesText() ||
+			q.DynamicShapes != p.DynamicShapes || q.FullGraph != p.FullGraph || q.OwnsWeights != p.OwnsWeights ||
+			strings.Join(q.Ops.Include, ",") != strings.Join(p.Ops.Include, ",") {
+			t.Fatalf("round trip changed the profile:\n%+v\n%+v", p, q)
+		}
+		for _, op := range []string{"aten.add.Tensor", "_operator.gt", p.Name} {
+			p.include.first(op)
+			p.exclude.first(op)
+		}
+	})
+}
