@@ -1,0 +1,251 @@
+package lower
+
+import (
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/fixtures"
+	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/partition"
+	"github.com/seam-rt/seam/pt2"
+)
+
+func load(t testing.TB, name string) *ir.Program {
+	t.Helper()
+	a, err := pt2.Open(fixtures.Model(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	p, err := a.Program()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func lowerWith(t *testing.T, model, prof string, pol Policy) (*Result, error) {
+	t.Helper()
+	b, ok := backend.Builtin(prof)
+	if !ok {
+		t.Fatalf("no profile %s", prof)
+	}
+	return Lower(load(t, model), b, Options{Policy: pol, Propose: partition.Proposer})
+}
+
+// symbolicPlaceholders lists a module's symbolic user inputs.
+func symbolicPlaceholders(m *Module) []string {
+	var out []string
+	g := m.Program.Graph
+	for _, in := range g.InputNames() {
+		if isSymbolic(g.TypeOf(in)) {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// TestLowerMatrix lowers every fixture for every built-in profile under
+// every policy: it succeeds (and Lower has verified the parent, every
+// module and every contract) or refuses with a reason naming the value,
+// its producer and its consumer. It never reports a bug.
+func TestLowerMatrix(t *testing.T) {
+	for _, name := range fixtures.Models() {
+		p := load(t, name)
+		for _, bn := range backend.BuiltinNames() {
+			prof, _ := backend.Builtin(bn)
+			for _, pol := range Policies() {
+				res, err := Lower(p, prof, Options{Policy: pol, Propose: partition.Proposer})
+				var refusal *Error
+				switch {
+				case err == nil:
+					for _, m := range res.Modules {
+						if prof.Placeholders.SymInt != backend.Scalar && len(symbolicPlaceholders(m)) > 0 {
+							t.Errorf("%s/%s/%s: %s has symbolic placeholders %v", name, bn, pol, m.Name, symbolicPlaceholders(m))
+						}
+					}
+				case errors.As(err, &refusal):
+					if refusal.Value == "" || refusal.Producer == "" || refusal.Consumer == "" {
+						t.Errorf("%s/%s/%s: refusal without value, producer and consumer: %v", name, bn, pol, err)
+					}
+				default:
+					t.Errorf("%s/%s/%s: %v", name, bn, pol, err)
+				}
+			}
+		}
+	}
+}
+
+func TestLowerDoesNotModifyItsInput(t *testing.T) {
+	p := load(t, "gpt2_tiny")
+	before := p.Clone()
+	prof, _ := backend.Builtin("tensor-only")
+	if _, err := Lower(p, prof, Options{Policy: Box, Propose: partition.Proposer}); err != nil {
+		t.Fatal(err)
+	}
+	opts := cmp.Options{cmpopts.EquateEmpty(), cmp.Comparer(func(x, y ir.Blob) bool { return x == y })}
+	if diff := cmp.Diff(before, p, opts); diff != "" {
+		t.Errorf("Lower changed its input:\n%s", diff)
+	}
+}
+
+func TestGPT2TensorOnlyDefault(t *testing.T) {
+	res, err := lowerWith(t, "gpt2_tiny", "tensor-only", Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Dropped) != 0 {
+		t.Errorf("dropped %v", res.Dropped)
+	}
+	if len(res.Crossings) == 0 {
+		t.Fatal("no crossing reported: sym_size_int_24 must cross into the modules")
+	}
+	for _, m := range res.Modules {
+		if s := symbolicPlaceholders(m); len(s) > 0 {
+			t.Errorf("%s has symbolic placeholders %v", m.Name, s)
+		}
+	}
+	for _, c := range res.Crossings {
+		if c.Value != "sym_size_int_24" || c.Expr != "s53" || c.Policy == "exclude" {
+			t.Errorf("unexpected crossing %+v", c)
+		}
+	}
+}
+
+func TestGPT2TensorOnlyBox(t *testing.T) {
+	res, err := lowerWith(t, "gpt2_tiny", "tensor-only", Box)
+	if err != nil {
+		t.Fatal(err)
+	}
+	boxed := 0
+	for _, m := range res.Modules {
+		g := m.Program.Graph
+		if s := symbolicPlaceholders(m); len(s) > 0 {
+			t.Errorf("%s has symbolic placeholders %v", m.Name, s)
+		}
+		for _, in := range g.InputNames() {
+			if strings.HasSuffix(in, "_box") {
+				meta := g.TensorValues[in]
+				if meta == nil || meta.DType != ir.Int64 || len(meta.Sizes) != 0 {
+					t.Errorf("%s: box %s is %+v, want i64[]", m.Name, in, meta)
+				}
+				boxed++
+			}
+		}
+	}
+	if boxed == 0 {
+		t.Error("no module receives a boxed i64[] input")
+	}
+	for _, c := range res.Crossings {
+		if c.Policy != "box" {
+			t.Errorf("crossing %+v not boxed", c)
+		}
+	}
+}
+
+func TestGPT2TensorOnlyExclude(t *testing.T) {
+	res, err := lowerWith(t, "gpt2_tiny", "tensor-only", Exclude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Dropped) == 0 {
+		t.Fatal("nothing dropped")
+	}
+	var reported []string
+	for _, c := range res.Crossings {
+		if c.Policy == "exclude" {
+			reported = append(reported, c.Dropped...)
+		}
+	}
+	slices.Sort(reported)
+	if !slices.Equal(slices.Compact(reported), res.Dropped) {
+		t.Errorf("report names dropped %v, result dropped %v", reported, res.Dropped)
+	}
+	for _, m := range res.Modules {
+		if s := symbolicPlaceholders(m); len(s) > 0 {
+			t.Errorf("%s has symbolic placeholders %v", m.Name, s)
+		}
+	}
+}
+
+func TestGPT2TensorOnlyFail(t *testing.T) {
+	// Under policy fail, the refused cut names the value and its consumer.
+	_, err := lowerWith(t, "gpt2_tiny", "tensor-only", Fail)
+	var refusal *Error
+	if !errors.As(err, &refusal) {
+		t.Fatalf("%v, want a refusal", err)
+	}
+	if refusal.Value != "sym_size_int_24" || refusal.Consumer == "" || !strings.Contains(err.Error(), "sym_size_int_24") ||
+		!strings.Contains(err.Error(), "consumed by "+refusal.Consumer) {
+		t.Errorf("error %q does not name sym_size_int_24 and its consumer (%+v)", err, refusal)
+	}
+	// In full-graph mode, the unsupported sym_size is listed with its consumers.
+	prof, _ := backend.Builtin("tensor-only")
+	prof.FullGraph = true
+	_, err = Lower(load(t, "gpt2_tiny"), prof, Options{Propose: partition.Proposer})
+	if err == nil || !strings.Contains(err.Error(), "full_graph") ||
+		!strings.Contains(err.Error(), "sym_size_int_24 (aten.sym_size.int): op excluded") ||
+		!strings.Contains(err.Error(), "consumed by view") {
+		t.Errorf("full_graph error %v", err)
+	}
+}
+
+func TestSymIntInputTensorOnly(t *testing.T) {
+	res, err := lowerWith(t, "symint_input", "tensor-only", Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c *Crossing
+	for i := range res.Crossings {
+		if res.Crossings[i].Value == "n" {
+			c = &res.Crossings[i]
+		}
+	}
+	if c == nil {
+		t.Fatalf("no crossing for n in %+v", res.Crossings)
+	}
+	if c.Policy == "rederive" || c.Policy == "hoist" || c.Expr != "s86" {
+		t.Errorf("n crossed by %s (%s); it cannot be rederived", c.Policy, c.Expr)
+	}
+	if _, err := lowerWith(t, "symint_input", "tensor-only", Rederive); err == nil || !strings.Contains(err.Error(), "s86") {
+		t.Errorf("rederive of n: %v, want a refusal naming s86", err)
+	}
+}
+
+// TestLoweredArchiveRoundTrip writes lowered programs and reads them back.
+func TestLoweredArchiveRoundTrip(t *testing.T) {
+	for _, c := range []struct{ model, prof string }{{"gpt2_tiny", "tensor-only"}, {"buffer_mutation", "reference"}, {"cond", "tensor-only"}} {
+		res, err := lowerWith(t, c.model, c.prof, Auto)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "low.pt2")
+		a := res.Archive()
+		if err := pt2.WriteFile(path, a); err != nil {
+			t.Fatal(err)
+		}
+		b, err := pt2.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := cmp.Options{cmpopts.EquateEmpty(), cmp.Comparer(func(x, y ir.Blob) bool {
+			bx, _ := (&ir.Weight{Data: x}).ReadAll()
+			by, _ := (&ir.Weight{Data: y}).ReadAll()
+			return string(bx) == string(by)
+		}), cmpopts.IgnoreFields(ir.Weight{}, "Path")}
+		if diff := cmp.Diff(a.Programs, b.Programs, opts); diff != "" {
+			t.Errorf("%s/%s: read back differs:\n%s", c.model, c.prof, diff)
+		}
+		if diff := cmp.Diff(a.Delegates, b.Delegates, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s/%s: delegate records differ:\n%s", c.model, c.prof, diff)
+		}
+		b.Close()
+	}
+}

@@ -1,0 +1,50 @@
+package lower
+
+import (
+	"fmt"
+
+	"github.com/seam-rt/seam/ir"
+)
+
+// namer hands out names that collide with nothing in the program: every
+// value, node and module of the input is reserved, so names made for
+// lowering (boxes, rederived sizes, delegate calls, modules) are unique
+// in the parent and in every module alike.
+type namer struct {
+	used map[string]bool
+	next map[string]int
+}
+
+func newNamer() *namer { return &namer{used: map[string]bool{}, next: map[string]int{}} }
+
+func (nm *namer) reserveGraph(g *ir.Graph) {
+	_ = g.Walk(func(_ string, g *ir.Graph) error {
+		for _, n := range g.InputNames() {
+			nm.used[n] = true
+		}
+		for _, n := range g.Nodes {
+			nm.used[n.Name] = true
+			n.ForEachOutputRef(func(s string) { nm.used[s] = true })
+			for _, sub := range n.SubGraphs() {
+				nm.used[sub.Name] = true
+			}
+		}
+		return nil
+	})
+}
+
+// fresh returns base, or base_1, base_2, ... as FX numbers duplicates.
+func (nm *namer) fresh(base string) string {
+	for {
+		k := nm.next[base]
+		nm.next[base] = k + 1
+		name := base
+		if k > 0 {
+			name = fmt.Sprintf("%s_%d", base, k)
+		}
+		if !nm.used[name] {
+			nm.used[name] = true
+			return name
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package lower
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/seam-rt/seam/inspect"
+	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/pt2"
+)
+
+// Archive is the lowered program as a PT2 archive: the parent as "model",
+// each module as a program of its own, and a delegate record per module.
+func (r *Result) Archive() *pt2.Archive {
+	a := &pt2.Archive{
+		Programs:  map[string]*ir.Program{pt2.MainModel: r.Program},
+		Delegates: map[string]*pt2.Delegate{},
+	}
+	for _, m := range r.Modules {
+		a.Programs[m.Name] = m.Program
+		a.Delegates[m.Name] = &pt2.Delegate{Backend: m.Backend, CompileOptions: m.CompileOptions, Profile: m.Profile}
+	}
+	return a
+}
+
+// Report is what `seam lower --json` prints.
+type Report struct {
+	Backend   string         `json:"backend"`
+	Policy    string         `json:"policy"`
+	Modules   []ModuleReport `json:"modules"`
+	Crossings []Crossing     `json:"crossings"`
+	Dropped   []string       `json:"dropped"`
+	Removed   []string       `json:"removed"`
+}
+
+// ModuleReport describes one lowered module's inputs and outputs.
+type ModuleReport struct {
+	Name    string          `json:"name"`
+	Backend string          `json:"backend"`
+	Graph   string          `json:"graph,omitempty"`
+	Nodes   []string        `json:"nodes"`
+	Inputs  []inspect.Value `json:"inputs"`
+	Outputs []inspect.Value `json:"outputs"`
+}
+
+// Report summarises the result for people and scripts.
+func (r *Result) Report(opt inspect.Options, backendName string, policy Policy) *Report {
+	rep := &Report{Backend: backendName, Policy: policy.String(), Modules: []ModuleReport{},
+		Crossings: r.Crossings, Dropped: r.Dropped, Removed: r.Removed}
+	if rep.Crossings == nil {
+		rep.Crossings = []Crossing{}
+	}
+	if rep.Dropped == nil {
+		rep.Dropped = []string{}
+	}
+	if rep.Removed == nil {
+		rep.Removed = []string{}
+	}
+	for _, m := range r.Modules {
+		s := inspect.Summarize(m.Program, opt)
+		rep.Modules = append(rep.Modules, ModuleReport{
+			Name: m.Name, Backend: m.Backend, Graph: m.Graph, Nodes: m.Nodes,
+			Inputs: s.Inputs, Outputs: s.Outputs,
+		})
+	}
+	return rep
+}
+
+// WriteText prints the cut report.
+func (rep *Report) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "lowered for %s (policy %s): %d modules\n", rep.Backend, rep.Policy, len(rep.Modules))
+	for _, m := range rep.Modules {
+		where := ""
+		if m.Graph != "" {
+			where = " in " + m.Graph
+		}
+		fmt.Fprintf(tw, "\n%s%s: %d nodes, %s\n", m.Name, where, len(m.Nodes), nodeSpan(m.Nodes))
+		fmt.Fprintln(tw, "  inputs:")
+		for _, v := range m.Inputs {
+			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\n", v.Name, v.Kind, v.Type, v.Annotation)
+		}
+		fmt.Fprintln(tw, "  outputs:")
+		for _, v := range m.Outputs {
+			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\n", v.Name, v.Kind, v.Type, v.Annotation)
+		}
+	}
+	if len(rep.Crossings) == 0 {
+		fmt.Fprintln(tw, "\nno symbolic value crosses a cut")
+	} else {
+		fmt.Fprintln(tw, "\nsymbolic values crossing a cut:")
+		fmt.Fprintln(tw, "  value\texpr\tfrom\tto\tpolicy\tadded\tdropped")
+		for _, c := range rep.Crossings {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Value, c.Expr, c.From, c.To, c.Policy,
+				listOrDash(c.Added), listOrDash(c.Dropped))
+		}
+	}
+	if len(rep.Dropped) > 0 {
+		fmt.Fprintf(tw, "\nleft to the parent by the policy: %s\n", strings.Join(rep.Dropped, ", "))
+	}
+	if len(rep.Removed) > 0 {
+		fmt.Fprintf(tw, "no longer needed in the parent: %s\n", strings.Join(rep.Removed, ", "))
+	}
+	return tw.Flush()
+}
+
+func nodeSpan(nodes []string) string {
+	switch len(nodes) {
+	case 0:
+		return "none"
+	case 1:
+		return nodes[0]
+	}
+	return nodes[0] + " .. " + nodes[len(nodes)-1]
+}
+
+func listOrDash(xs []string) string {
+	if len(xs) == 0 {
+		return "-"
+	}
+	const max = 4
+	if len(xs) > max {
+		return strings.Join(xs[:max], ", ") + fmt.Sprintf(" (+%d)", len(xs)-max)
+	}
+	return strings.Join(xs, ", ")
+}

@@ -1,0 +1,275 @@
+package lower
+
+import (
+	"fmt"
+
+	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/sym"
+)
+
+// created is a node lowering made, with the metadata of what it defines.
+type created struct {
+	node      *ir.Node
+	tensors   map[string]*ir.TensorMeta
+	symInts   map[string]ir.SymInt
+	symBools  map[string]ir.SymBool
+	symFloats map[string]ir.SymFloat
+}
+
+// addTo puts the node's value metadata into g's tables.
+func (c *created) addTo(g *ir.Graph) {
+	for k, v := range c.tensors {
+		g.TensorValues[k] = v
+	}
+	for k, v := range c.symInts {
+		g.SymIntValues[k] = v
+	}
+	for k, v := range c.symBools {
+		g.SymBoolValues[k] = v
+	}
+	for k, v := range c.symFloats {
+		g.SymFloatValues[k] = v
+	}
+}
+
+// symValue records a symbolic value's metadata on c.
+func (c *created) symValue(name string, t ir.ValueType, expr string) {
+	se := &ir.SymExpr{Expr: expr}
+	switch t {
+	case ir.ValueSymInt:
+		c.symInts = map[string]ir.SymInt{name: {Expr: se}}
+	case ir.ValueSymBool:
+		c.symBools = map[string]ir.SymBool{name: {Expr: se}}
+	case ir.ValueSymFloat:
+		c.symFloats = map[string]ir.SymFloat{name: {Expr: se}}
+	}
+}
+
+func symRef(name string, t ir.ValueType) ir.Argument {
+	switch t {
+	case ir.ValueSymBool:
+		return ir.SymBoolRef(name)
+	case ir.ValueSymFloat:
+		return ir.SymFloatRef(name)
+	}
+	return ir.SymIntRef(name)
+}
+
+func valueTypeOf(t sym.Type) ir.ValueType {
+	switch t {
+	case sym.TypeBool:
+		return ir.ValueSymBool
+	case sym.TypeFloat:
+		return ir.ValueSymFloat
+	}
+	return ir.ValueSymInt
+}
+
+func positional(name string, a ir.Argument) ir.NamedArgument {
+	return ir.NamedArgument{Name: name, Arg: a, Kind: ir.KindPositional}
+}
+
+// symSizeNode is `name = aten.sym_size.int(tensor, dim)`.
+func symSizeNode(name, tensor string, dim int, expr string) *created {
+	c := &created{node: &ir.Node{
+		Name:     name,
+		Target:   "torch.ops.aten.sym_size.int",
+		Inputs:   []ir.NamedArgument{positional("self", ir.TensorArg(tensor)), positional("dim", ir.IntArg(int64(dim)))},
+		Outputs:  []ir.Argument{ir.SymIntRef(name)},
+		Metadata: map[string]string{},
+	}}
+	c.symValue(name, ir.ValueSymInt, expr)
+	return c
+}
+
+// scalarOps maps expression operations to the Python scalar functions
+// export itself uses for them, with their parameter names.
+var scalarOps = map[sym.Op]struct {
+	target string
+	params []string
+}{
+	sym.OpAdd:          {"_operator.add", []string{"a", "b"}},
+	sym.OpMul:          {"_operator.mul", []string{"a", "b"}},
+	sym.OpPow:          {"_operator.pow", []string{"a", "b"}},
+	sym.OpFloorDiv:     {"_operator.floordiv", []string{"a", "b"}},
+	sym.OpCleanDiv:     {"_operator.floordiv", []string{"a", "b"}},
+	sym.OpMod:          {"_operator.mod", []string{"a", "b"}},
+	sym.OpPythonMod:    {"_operator.mod", []string{"a", "b"}},
+	sym.OpMax:          {"torch.sym_max", []string{"a", "b"}},
+	sym.OpMin:          {"torch.sym_min", []string{"a", "b"}},
+	sym.OpEq:           {"_operator.eq", []string{"a", "b"}},
+	sym.OpNe:           {"_operator.ne", []string{"a", "b"}},
+	sym.OpLt:           {"_operator.lt", []string{"a", "b"}},
+	sym.OpLe:           {"_operator.le", []string{"a", "b"}},
+	sym.OpGt:           {"_operator.gt", []string{"a", "b"}},
+	sym.OpGe:           {"_operator.ge", []string{"a", "b"}},
+	sym.OpAnd:          {"_operator.and_", []string{"a", "b"}},
+	sym.OpOr:           {"_operator.or_", []string{"a", "b"}},
+	sym.OpNot:          {"torch.sym_not", []string{"a"}},
+	sym.OpToFloat:      {"torch.sym_float", []string{"a"}},
+	sym.OpFloatTrueDiv: {"_operator.truediv", []string{"a", "b"}},
+	sym.OpIntTrueDiv:   {"_operator.truediv", []string{"a", "b"}},
+	sym.OpTruncToInt:   {"math.trunc", []string{"x"}},
+	sym.OpFloorToInt:   {"math.floor", []string{"x"}},
+	sym.OpCeilToInt:    {"math.ceil", []string{"x"}},
+	sym.OpAbs:          {"_operator.abs", []string{"a"}},
+	sym.OpWhere:        {"torch.sym_ite", []string{"b", "t", "f"}},
+}
+
+// emitter writes the nodes that compute an expression from symbols found
+// in the sizes of tensors (rederive).
+type emitter struct {
+	lw *lowerer
+	// find locates a tensor and dim whose size is exactly the symbol.
+	find  func(symbol string) (tensor string, dim int, ok bool)
+	syms  map[string]ir.Argument
+	nodes []*created
+}
+
+type notDerivable struct{ why string }
+
+func (e notDerivable) Error() string { return e.why }
+
+// emitRoot computes e into a node named name, or returns the literal it
+// folds to.
+func (em *emitter) emitRoot(e *sym.Expr, name string) (lit *ir.Argument, err error) {
+	if e.Op() == sym.OpSymbol {
+		t, d, ok := em.find(e.Name())
+		if !ok {
+			return nil, notDerivable{fmt.Sprintf("no tensor it receives has %s as a size", e.Name())}
+		}
+		em.nodes = append(em.nodes, symSizeNode(name, t, d, e.Srepr()))
+		return nil, nil
+	}
+	a, err := em.emit(e, name)
+	if err != nil {
+		return nil, err
+	}
+	if a.Name == "" {
+		return &a, nil
+	}
+	return nil, nil
+}
+
+// emit returns an argument holding e's value: a literal, or a reference to
+// a node it adds. The outermost node is named root when root is not "".
+func (em *emitter) emit(e *sym.Expr, root string) (ir.Argument, error) {
+	switch e.Op() {
+	case sym.OpInteger:
+		v, ok := e.Int64()
+		if !ok {
+			return ir.Argument{}, notDerivable{"an integer beyond int64"}
+		}
+		return ir.IntArg(v), nil
+	case sym.OpFloat:
+		v, _ := e.Float64()
+		return ir.FloatArg(v), nil
+	case sym.OpTrue, sym.OpFalse:
+		v, _ := e.BoolValue()
+		return ir.BoolArg(v), nil
+	case sym.OpSymbol:
+		if a, ok := em.syms[e.Name()]; ok {
+			return a, nil
+		}
+		t, d, ok := em.find(e.Name())
+		if !ok {
+			return ir.Argument{}, notDerivable{fmt.Sprintf("no tensor it receives has %s as a size", e.Name())}
+		}
+		name := em.lw.names.fresh("sym_size_int")
+		em.nodes = append(em.nodes, symSizeNode(name, t, d, e.Srepr()))
+		a := ir.SymIntRef(name)
+		if em.syms == nil {
+			em.syms = map[string]ir.Argument{}
+		}
+		em.syms[e.Name()] = a
+		return a, nil
+	case sym.OpCeilDiv:
+		// ceil(a / b) == -((-a) // b)
+		a, b := e.Arg(0), e.Arg(1)
+		neg, err := sym.New(sym.OpFloorDiv, sym.Neg(a), b)
+		if err != nil {
+			return ir.Argument{}, notDerivable{err.Error()}
+		}
+		return em.emit(sym.Neg(neg), root)
+	}
+	spec, ok := scalarOps[e.Op()]
+	if !ok {
+		return ir.Argument{}, notDerivable{fmt.Sprintf("no scalar op computes %s", e)}
+	}
+	if e.Op() == sym.OpPow {
+		if v, ok := e.Arg(1).Int64(); !ok || v < 0 {
+			return ir.Argument{}, notDerivable{fmt.Sprintf("%s needs a non-negative integer power", e)}
+		}
+	}
+	args := e.Args()
+	vals := make([]ir.Argument, len(args))
+	for i, a := range args {
+		v, err := em.emit(a, "")
+		if err != nil {
+			return ir.Argument{}, err
+		}
+		vals[i] = v
+	}
+	t := valueTypeOf(e.Type())
+	// n-ary sums, products, max, min, and, or fold left, pairwise.
+	if len(spec.params) == 2 && len(vals) > 2 {
+		acc := vals[0]
+		for i := 1; i < len(vals); i++ {
+			name := ""
+			if i == len(vals)-1 {
+				name = root
+			}
+			acc = em.node(spec.target, spec.params, []ir.Argument{acc, vals[i]}, t, partialExpr(e, i), name)
+		}
+		return acc, nil
+	}
+	if len(vals) != len(spec.params) {
+		return ir.Argument{}, notDerivable{fmt.Sprintf("%s has %d arguments", e, len(vals))}
+	}
+	return em.node(spec.target, spec.params, vals, t, e, root), nil
+}
+
+// partialExpr is the expression of the first i+1 arguments of an n-ary e.
+func partialExpr(e *sym.Expr, i int) *sym.Expr {
+	args := e.Args()[:i+1]
+	if len(args) == e.NumArgs() {
+		return e
+	}
+	p, err := sym.New(e.Op(), args...)
+	if err != nil {
+		return e
+	}
+	return p
+}
+
+func (em *emitter) node(target string, params []string, args []ir.Argument, t ir.ValueType, e *sym.Expr, name string) ir.Argument {
+	if name == "" {
+		name = em.lw.names.fresh(baseName(target))
+	}
+	n := &ir.Node{Name: name, Target: target, Outputs: []ir.Argument{symRef(name, t)}, Metadata: map[string]string{}}
+	for i, a := range args {
+		n.Inputs = append(n.Inputs, positional(params[i], a))
+	}
+	c := &created{node: n}
+	c.symValue(name, t, e.Srepr())
+	em.nodes = append(em.nodes, c)
+	return symRef(name, t)
+}
+
+// baseName is how FX names a node calling target: `_operator.floordiv`
+// becomes floordiv, `torch.sym_float` sym_float.
+func baseName(target string) string {
+	for i := len(target) - 1; i >= 0; i-- {
+		if target[i] == '.' {
+			return trimUnderscore(target[i+1:])
+		}
+	}
+	return target
+}
+
+func trimUnderscore(s string) string {
+	for len(s) > 1 && s[len(s)-1] == '_' {
+		s = s[:len(s)-1]
+	}
+	return s
+}
