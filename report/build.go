@@ -1,0 +1,279 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/irtext"
+	"github.com/seam-rt/seam/partition"
+	"github.com/seam-rt/seam/sym"
+)
+
+// Options name what the plan was made from.
+type Options struct {
+	// Model is the file the program came from, for headings.
+	Model string
+	// Backend is the profile's name.
+	Backend string
+	// Printer prints annotations; nil prints expressions the way package
+	// sym does (`s53`, `s77 > 4`), or as stored when they do not parse.
+	Printer *irtext.Printer
+}
+
+// Build describes a plan of program p. p gives the kinds of the top-level
+// placeholders and outputs (its signature); it may be nil for a bare
+// graph, whose placeholders are then graph inputs.
+func Build(p *ir.Program, plan *partition.Plan, opt Options) *Report {
+	b := &builder{
+		r:   &Report{Model: opt.Model, Backend: opt.Backend, Partitions: []Partition{}, Unsupported: []Unsupported{}},
+		pr:  opt.Printer,
+		sig: p,
+	}
+	if b.pr == nil {
+		b.pr = &irtext.Printer{Expr: exprPrinter()}
+	}
+	b.addPlan(plan, true)
+	s := &b.r.Summary
+	s.Graphs = len(b.r.graphs)
+	s.Partitions = len(b.r.Partitions)
+	s.Unsupported = len(b.r.Unsupported)
+	for _, m := range b.r.graphs {
+		s.Nodes += m.nodes
+	}
+	for _, part := range b.r.Partitions {
+		s.Delegated += len(part.Nodes)
+		for _, v := range part.Inputs {
+			if v.Symbolic {
+				s.SymbolicInputs++
+			}
+		}
+		for _, v := range part.Outputs {
+			if v.Symbolic {
+				s.SymbolicOutputs++
+			}
+		}
+	}
+	return b.r
+}
+
+// exprPrinter prints stored expressions through package sym, once per text.
+func exprPrinter() func(string) string {
+	cache := map[string]string{}
+	return func(stored string) string {
+		if s, ok := cache[stored]; ok {
+			return s
+		}
+		s := stored
+		if e, err := sym.Parse(stored); err == nil {
+			s = e.String()
+		}
+		cache[stored] = s
+		return s
+	}
+}
+
+type builder struct {
+	r   *Report
+	pr  *irtext.Printer
+	sig *ir.Program
+}
+
+func (b *builder) addPlan(plan *partition.Plan, top bool) {
+	g := plan.Graph
+	base := len(b.r.Partitions)
+	local := make([]int, len(g.Nodes)) // node index -> local partition, -1
+	for i := range local {
+		local[i] = -1
+	}
+	for k, part := range plan.Partitions {
+		for _, i := range part {
+			local[i] = k
+		}
+	}
+	m := &graphModel{path: plan.Path, nodes: len(g.Nodes), symbolic: map[string]string{}}
+	for k := range plan.Partitions {
+		m.parts = append(m.parts, base+k)
+	}
+	b.r.graphs = append(b.r.graphs, m)
+
+	producer := map[string]int{} // value -> item index
+	inKinds := b.inputKinds(g, top)
+	for _, name := range g.InputNames() {
+		kind := inKinds[name]
+		ik := itemInput
+		switch kind {
+		case "parameter", "buffer", "tensor_constant", "custom_obj":
+			ik = itemWeight
+		}
+		producer[name] = len(m.items)
+		m.items = append(m.items, item{name: name, op: kind, kind: ik, part: -1, annotation: b.pr.Annotation(g, name)})
+	}
+	nodeItem := len(m.items)
+	for i, n := range g.Nodes {
+		it := item{name: n.Name, op: n.OpName(), kind: itemNode, part: -1}
+		if local[i] >= 0 {
+			it.part = base + local[i]
+		} else {
+			u := Unsupported{Node: n.Name, Target: n.OpName(), Reason: "not delegated", Graph: plan.Path}
+			if i < len(plan.Verdicts) {
+				v := plan.Verdicts[i]
+				u.Target, u.Reason, u.Detail = v.Target, v.Reason, v.Detail
+			}
+			it.reason = u.Reason
+			b.r.Unsupported = append(b.r.Unsupported, u)
+		}
+		me := len(m.items)
+		m.items = append(m.items, it)
+		seen := map[string]bool{}
+		n.ForEachInputRef(func(v string) {
+			if p, ok := producer[v]; ok && !seen[v] {
+				seen[v] = true
+				e := edge{from: p, to: me, value: v, typ: g.TypeOf(v).String()}
+				if isSymbolic(e.typ) {
+					m.symbolic[v] = b.pr.Annotation(g, v)
+				}
+				m.edges = append(m.edges, e)
+			}
+		})
+		n.ForEachOutputRef(func(v string) { producer[v] = me })
+	}
+	out := len(m.items)
+	m.items = append(m.items, item{name: "output", op: "output", kind: itemOutput, part: -1})
+	outKinds := b.outputKinds(g, top)
+	for i := range g.Outputs {
+		g.Outputs[i].ForEachRef(func(v string) {
+			if p, ok := producer[v]; ok {
+				e := edge{from: p, to: out, value: v, typ: g.TypeOf(v).String(), sink: outKinds[i]}
+				if isSymbolic(e.typ) {
+					m.symbolic[v] = b.pr.Annotation(g, v)
+				}
+				m.edges = append(m.edges, e)
+			}
+		})
+	}
+
+	ix := m.index()
+	for k, part := range plan.Partitions {
+		b.r.Partitions = append(b.r.Partitions, b.partition(g, m, ix, base+k, part, nodeItem))
+	}
+	for _, nested := range plan.Nested {
+		b.addPlan(nested, false)
+	}
+}
+
+// inputKinds names each placeholder's kind from the program's signature;
+// nested graphs (and bare graphs) have graph inputs.
+func (b *builder) inputKinds(g *ir.Graph, top bool) map[string]string {
+	kinds := map[string]string{}
+	for _, name := range g.InputNames() {
+		kinds[name] = "graph_input"
+	}
+	if top && b.sig != nil {
+		for i := range b.sig.Signature.Inputs {
+			s := &b.sig.Signature.Inputs[i]
+			if name := s.PlaceholderName(); name != "" {
+				kinds[name] = s.Kind.String()
+			}
+		}
+	}
+	return kinds
+}
+
+// outputKinds names each graph output's kind, index by index.
+func (b *builder) outputKinds(g *ir.Graph, top bool) []string {
+	kinds := make([]string, len(g.Outputs))
+	for i := range kinds {
+		kinds[i] = "graph_output"
+		if top && b.sig != nil && i < len(b.sig.Signature.Outputs) {
+			kinds[i] = b.sig.Signature.Outputs[i].Kind.String()
+		}
+	}
+	return kinds
+}
+
+// partition describes one partition: inputs in order of first use, outputs
+// in order of definition with where they go.
+func (b *builder) partition(g *ir.Graph, m *graphModel, ix edgeIndex, id int, nodes []int, nodeItem int) Partition {
+	p := Partition{ID: id, Graph: m.path, Nodes: make([]string, len(nodes)), Inputs: []Value{}, Outputs: []Value{}}
+	seenIn := map[string]bool{}
+	for j, i := range nodes {
+		it := nodeItem + i
+		p.Nodes[j] = m.items[it].name
+		for _, ei := range ix.in[it] {
+			e := m.edges[ei]
+			src := m.items[e.from]
+			if src.part == id || seenIn[e.value] {
+				continue
+			}
+			seenIn[e.value] = true
+			v := b.value(g, e.value)
+			switch {
+			case src.kind != itemNode:
+				v.From = src.op
+			case src.part >= 0:
+				v.From, v.Producer = fmt.Sprintf("partition %d", src.part), src.name
+			default:
+				v.From, v.Producer = "node", src.name
+			}
+			p.Inputs = append(p.Inputs, v)
+		}
+	}
+	for _, i := range nodes {
+		it := nodeItem + i
+		var order []string
+		leaving := map[string]*Value{}
+		for _, ei := range ix.out[it] {
+			e := m.edges[ei]
+			dst := m.items[e.to]
+			if dst.part == id {
+				continue
+			}
+			v, ok := leaving[e.value]
+			if !ok {
+				nv := b.value(g, e.value)
+				v = &nv
+				leaving[e.value] = v
+				order = append(order, e.value)
+			}
+			to := e.sink
+			switch {
+			case dst.kind == itemOutput:
+			case dst.part >= 0:
+				to = fmt.Sprintf("partition %d", dst.part)
+				v.Users = appendNew(v.Users, dst.name)
+			default:
+				to = "node"
+				v.Users = appendNew(v.Users, dst.name)
+			}
+			v.To = appendNew(v.To, to)
+		}
+		// Values leave in the order the node defines them.
+		n := g.Nodes[i]
+		n.ForEachOutputRef(func(name string) {
+			if v, ok := leaving[name]; ok {
+				p.Outputs = append(p.Outputs, *v)
+				delete(leaving, name)
+			}
+		})
+		for _, name := range order {
+			if v, ok := leaving[name]; ok {
+				p.Outputs = append(p.Outputs, *v)
+			}
+		}
+	}
+	return p
+}
+
+func (b *builder) value(g *ir.Graph, name string) Value {
+	t := g.TypeOf(name).String()
+	return Value{Name: name, Type: t, Annotation: b.pr.Annotation(g, name), Symbolic: isSymbolic(t)}
+}
+
+func appendNew(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
