@@ -1,0 +1,129 @@
+package gemm
+
+import "unsafe"
+
+// directMaxM is the most rows for which B is always read in place, when the
+// kernel can: so few row panels reuse B that packing cannot pay off.
+const directMaxM = 16
+
+// dotMinK: past 4 rows, dot products pay for their horizontal sums only on
+// long rows.
+const dotMinK = 256
+
+// bBlock locates the B panels of one kc x nc block: panel q starts at
+// buf[q*panelStride] and its k steps are ld elements apart.
+type bBlock[T float] struct {
+	buf         []T
+	ld          int
+	panelStride int
+}
+
+// bSource is where B comes from: a caller's matrix, or a PackedB.
+type bSource[T float] struct {
+	trans  bool
+	b      []T
+	ldb    int
+	packed *packed[T] // when non-nil, b and ldb are unused
+}
+
+// block returns the kc x nc block of op(B) at (pc, jc) in panels of nr
+// columns: prepacked, read in place, or packed now into s.b.
+func (src bSource[T]) block(s *scratch[T], direct bool, pc, jc, kc, nc, nr int) bBlock[T] {
+	switch {
+	case src.packed != nil:
+		return src.packed.block(pc, jc, kc)
+	case direct:
+		return bBlock[T]{buf: src.b[pc*src.ldb+jc:], ld: src.ldb, panelStride: nr}
+	}
+	packB(s.b, src.trans, src.b, src.ldb, pc, jc, kc, nc, nr)
+	return bBlock[T]{buf: s.b, ld: nr, panelStride: kc * nr}
+}
+
+// gemm runs the blocked algorithm: C = alpha*op(A)*op(B) + beta*C with
+// m, n, k >= 1 and alpha != 0; arguments are already validated.
+func gemm[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int) {
+	if kn.dot != nil && src.packed == nil && src.trans && !transA && n >= 4 && (m <= 4 || m <= kn.dotMaxM && k >= dotMinK) {
+		gemmDot(kn, m, n, k, alpha, a, lda, src.b, src.ldb, beta, c, ldc)
+		return
+	}
+	// With more rows, B is still read in place (kernels prefetch it) unless
+	// its row stride is a multiple of 4 KiB: then every row of a panel maps
+	// to the same L1 sets and the panel thrashes.
+	directB := src.packed == nil && kn.directB && !src.trans &&
+		(m <= directMaxM || src.ldb*int(unsafe.Sizeof(alpha))%4096 != 0)
+	directA := (n+kn.nr-1)/kn.nr <= kn.directA
+	mr, nr := kn.mr, kn.nr
+	var na, nb int
+	if !directA {
+		na = min(kn.mc, roundUp(m, mr)) * min(kn.kc, k)
+	}
+	if src.packed == nil && !directB {
+		nb = min(kn.kc, k) * min(kn.nc, roundUp(n, nr))
+	}
+	var s *scratch[T]
+	if na > 0 || nb > 0 {
+		s = getScratch[T](na, nb)
+		defer putScratch(s)
+	}
+
+	for pc := 0; pc < k; pc += kn.kc {
+		kc := min(kn.kc, k-pc)
+		// Later k blocks accumulate onto the first one's result.
+		bt := beta
+		if pc > 0 {
+			bt = 1
+		}
+		for ic := 0; ic < m; ic += kn.mc {
+			mc := min(kn.mc, m-ic)
+			if !directA {
+				for ir := 0; ir < mc; ir += mr {
+					packA(s.a[ir*kc:], transA, a, lda, ic+ir, pc, min(mr, mc-ir), kc)
+				}
+			}
+			for jc := 0; jc < n; jc += kn.nc {
+				nc := min(kn.nc, n-jc)
+				blk := src.block(s, directB, pc, jc, kc, nc, nr)
+				for ir := 0; ir < mc; ir += mr {
+					mrc := min(mr, mc-ir)
+					// A micro-panel: packed (k steps of mrc values) or in place.
+					ap, rsa, ksa := []T(nil), 1, mrc
+					switch i := ic + ir; {
+					case !directA:
+						ap = s.a[ir*kc:]
+					case transA:
+						ap, ksa = a[pc*lda+i:], lda
+					default:
+						ap, rsa, ksa = a[i*lda+pc:], lda, 1
+					}
+					crow := c[(ic+ir)*ldc+jc:]
+					for jr, q := 0, 0; jr < nc; jr, q = jr+nr, q+1 {
+						kn.tile(mrc, min(nr, nc-jr), kc, ap, rsa, ksa, blk.buf[q*blk.panelStride:], blk.ld, crow[jr:], ldc, alpha, bt)
+					}
+				}
+			}
+		}
+	}
+}
+
+// gemmDot computes C = alpha*A*B^T + beta*C (B stored n×k) for few rows of
+// A, four columns of C at a time; n >= 4.
+func gemmDot[T float](kn *kernel[T], m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	// Not a local array: it would escape through the kn.dot func value.
+	s := getScratch[T](0, 0)
+	defer putScratch(s)
+	out := s.dot[:]
+	for ig := 0; ig < m; ig += 4 {
+		ma := min(4, m-ig)
+		for j := 0; j < n; j += 4 {
+			// A last partial group overlaps the one before; skip the columns
+			// already written.
+			j0 := min(j, n-4)
+			kn.dot(ma, k, a[ig*lda:], lda, b[j0*ldb:], ldb, out)
+			for i := 0; i < ma; i++ {
+				storeRow(c[(ig+i)*ldc+j:(ig+i)*ldc+j0+4], out[4*i+j-j0:4*i+4], alpha, beta)
+			}
+		}
+	}
+}
+
+func roundUp(x, m int) int { return (x + m - 1) / m * m }

@@ -1,0 +1,167 @@
+package main
+
+import "fmt"
+
+// Registers: CX k count, AX/R11 A row bases (rows 0-3 / 4-7), R12 and R13
+// the A row stride times 1 and 3, SI the A k stride, BX B, R8 ldb, DI C,
+// R9 ldc, R10 loop counter, DX scratch and then the B prefetch distance.
+// All strides are in bytes.
+func aRow(i int) string {
+	base := "AX"
+	if i >= 4 {
+		base = "R11"
+	}
+	return fmt.Sprintf([4]string{"(%s)", "(%s)(R12*1)", "(%s)(R12*2)", "(%s)(R13*1)"}[i%4], base)
+}
+
+// kernel emits the kernel for an mr x nv tile of family f.
+func (f family) kernel(w *writer, mr, nv int) {
+	R, s, vb, es := f.isa.reg, f.elem.sfx, f.isa.bytes, f.elem.size
+	sets := f.sets(mr, nv)
+	reg := func(n int) string { return fmt.Sprintf("%s%d", R, n) }
+	acc := func(set, i, j int) string { return reg((set*mr+i)*nv + j) }
+	// B vectors and the broadcast scratch sit at the top of the file.
+	bReg := func(j int) string { return reg(f.isa.nregs - 2 - nv + j) }
+	bc := reg(f.isa.nregs - 1)
+	// After the k loop: alpha, beta and a C scratch reuse those registers.
+	alpha, beta, cTmp := bReg(0), bc, reg(f.isa.nregs-2)
+	if nv >= 2 {
+		beta = bReg(1)
+	}
+	offAlpha, offBeta, offMask, size := f.frame()
+	mask, zmask := func(int) string { return "" }, ""
+	if f.isa.masked {
+		mask, zmask = func(j int) string { return fmt.Sprintf("K%d, ", j+1) }, ".Z"
+	}
+	mov := "VMOVUP" + s[1:]
+
+	w.p("// func %s%s", f.fn(mr, nv), f.goSig())
+	w.p("TEXT ·%s(SB), NOSPLIT, $0-%d", f.fn(mr, nv), size)
+	w.i("MOVQ k+0(FP), CX")
+	w.i("MOVQ a+8(FP), AX")
+	w.i("MOVQ rsa+16(FP), R12")
+	w.i("SHLQ $%d, R12", log2(es))
+	w.i("LEAQ (R12)(R12*2), R13")
+	w.i("LEAQ (AX)(R12*4), R11")
+	w.i("MOVQ ksa+24(FP), SI")
+	w.i("SHLQ $%d, SI", log2(es))
+	w.i("MOVQ b+32(FP), BX")
+	w.i("MOVQ ldb+40(FP), R8")
+	w.i("SHLQ $%d, R8", log2(es))
+	w.i("MOVQ c+48(FP), DI")
+	w.i("MOVQ ldc+56(FP), R9")
+	w.i("SHLQ $%d, R9", log2(es))
+	if f.isa.masked {
+		// One mask bit per column: vector j uses bits [j*lanes, (j+1)*lanes).
+		w.i("MOVQ mask+%d(FP), DX", offMask)
+		for j := 0; j < nv; j++ {
+			if j > 0 {
+				w.i("SHRQ $%d, DX", f.lanes())
+			}
+			w.i("KMOVW DX, K%d", j+1)
+		}
+	}
+	for n := 0; n < sets*mr*nv; n++ {
+		if f.isa.masked {
+			w.i("VPXORD %s, %s, %s", reg(n), reg(n), reg(n))
+		} else {
+			w.i("VXORPS %s, %s, %s", reg(n), reg(n), reg(n))
+		}
+	}
+	// Touch the C tile now so its lines arrive while the k loop runs.
+	w.i("MOVQ DI, DX")
+	for i := 0; i < mr; i++ {
+		for off := 0; off < nv*vb; off += 64 {
+			w.i("PREFETCHT0 %d(DX)", off)
+		}
+		if i < mr-1 {
+			w.i("ADDQ R9, DX")
+		}
+	}
+
+	step := func(set int) {
+		for j := 0; j < nv; j++ {
+			w.i("%s%s %d(BX), %s%s", mov, zmask, j*vb, mask(j), bReg(j))
+		}
+		if f.prefetch > 0 {
+			for off := 0; off < nv*vb; off += 64 {
+				w.i("PREFETCHT0 %d(BX)(DX*1)", off)
+			}
+		}
+		w.i("ADDQ R8, BX")
+		for i := 0; i < mr; i++ {
+			w.i("%s %s, %s", f.elem.bcast, aRow(i), bc)
+			for j := 0; j < nv; j++ {
+				w.i("VFMADD231%s %s, %s, %s", s, bReg(j), bc, acc(set, i, j))
+			}
+		}
+		w.i("ADDQ SI, AX")
+		if mr > 4 {
+			w.i("ADDQ SI, R11")
+		}
+	}
+	if f.prefetch > 0 {
+		w.i("IMUL3Q $%d, R8, DX", f.prefetch)
+	}
+	U := f.unroll
+	w.i("MOVQ CX, R10")
+	w.i("SHRQ $%d, R10", log2(U))
+	w.i("JZ tail")
+	w.p("loop:")
+	for u := 0; u < U; u++ {
+		step(u % sets)
+	}
+	w.i("DECQ R10")
+	w.i("JNZ loop")
+	w.p("tail:")
+	w.i("ANDQ $%d, CX", U-1)
+	w.i("JZ update")
+	w.p("tailloop:")
+	step(0)
+	w.i("DECQ CX")
+	w.i("JNZ tailloop")
+
+	w.p("update:")
+	for set := sets - 1; set > 0; set-- {
+		for n := 0; n < mr*nv; n++ {
+			w.i("VADD%s %s, %s, %s", s, reg(set*mr*nv+n), reg(n), reg(n))
+		}
+	}
+	w.i("%s alpha+%d(FP), %s", f.elem.bcast, offAlpha, alpha)
+	// beta == 0 (either sign) means C must not be read: it may hold NaN.
+	if es == 4 {
+		w.i("MOVL beta+%d(FP), DX", offBeta)
+		w.i("SHLL $1, DX")
+	} else {
+		w.i("MOVQ beta+%d(FP), DX", offBeta)
+		w.i("SHLQ $1, DX")
+	}
+	w.i("JZ overwrite")
+	w.i("%s beta+%d(FP), %s", f.elem.bcast, offBeta, beta)
+	for i := 0; i < mr; i++ {
+		for j := 0; j < nv; j++ {
+			w.i("VMUL%s %s, %s, %s", s, alpha, acc(0, i, j), acc(0, i, j))
+			w.i("%s%s %d(DI), %s%s", mov, zmask, j*vb, mask(j), cTmp)
+			w.i("VFMADD231%s %s, %s, %s", s, beta, cTmp, acc(0, i, j))
+			w.i("%s %s, %s%d(DI)", mov, acc(0, i, j), mask(j), j*vb)
+		}
+		if i < mr-1 {
+			w.i("ADDQ R9, DI")
+		}
+	}
+	w.i("VZEROUPPER")
+	w.i("RET")
+	w.p("overwrite:")
+	for i := 0; i < mr; i++ {
+		for j := 0; j < nv; j++ {
+			w.i("VMUL%s %s, %s, %s", s, alpha, acc(0, i, j), acc(0, i, j))
+			w.i("%s %s, %s%d(DI)", mov, acc(0, i, j), mask(j), j*vb)
+		}
+		if i < mr-1 {
+			w.i("ADDQ R9, DI")
+		}
+	}
+	w.i("VZEROUPPER")
+	w.i("RET")
+	w.p("")
+}

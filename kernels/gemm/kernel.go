@@ -1,0 +1,98 @@
+package gemm
+
+import (
+	"sync"
+	"unsafe"
+)
+
+// float is the element types the package multiplies.
+type float interface{ ~float32 | ~float64 }
+
+// tileFunc computes C[0:mr, 0:nr] = alpha*A*B + beta*C for one register tile.
+// Element (i, p) of A is a[i*rsa+p*ksa]: a packed micro-panel has rsa = 1,
+// ksa = mr. b holds kc rows of at least nr values, ldb apart. c rows are ldc
+// apart. beta == 0 means C is write-only. 1 <= mr <= kernel.mr,
+// 1 <= nr <= kernel.nr, kc >= 1.
+type tileFunc[T float] func(mr, nr, kc int, a []T, rsa, ksa int, b []T, ldb int, c []T, ldc int, alpha, beta T)
+
+// dotFunc sets out[i*4+j] = dot(A row i, B row j) over k for i < ma <= 4,
+// j < 4; A rows are lda apart, B rows ldb apart.
+type dotFunc[T float] func(ma, k int, a []T, lda int, b []T, ldb int, out []T)
+
+// kernel is one micro-kernel together with the cache blocking tuned for it.
+type kernel[T float] struct {
+	name   string
+	mr, nr int // register tile
+	kc     int // k depth of a block: an A micro-panel (mr*kc) stays in L1
+	mc     int // rows of A packed at once; a multiple of mr
+	nc     int // columns of B packed at once: kc*nc values stay in L2; a multiple of nr
+	// directB reports that tile masks partial columns itself, so it may
+	// read B in place (unpacked, unpadded) when packing would not pay off.
+	directB bool
+	// directA is the most B panels for which A is read in place: packing a
+	// row panel pays off only when many B panels reuse it.
+	directA int
+	tile    tileFunc[T]
+	// dot, when set, multiplies A by a transposed, unpacked B with few rows
+	// of A (at most 4, or dotMaxM for long rows) as dot products along both
+	// contiguous rows, which reads B once and never packs it.
+	dot     dotFunc[T]
+	dotMaxM int
+}
+
+// scratch holds per-call packing buffers, recycled through a pool.
+type scratch[T float] struct {
+	a   []T   // one packed A block: mc*kc
+	b   []T   // one packed B block: kc*nc
+	dot [16]T // dot products of up to 4x4 rows, for gemmDot
+}
+
+var pools [2]sync.Pool // indexed by poolIndex: float32, float64
+
+func poolIndex[T float]() int {
+	var z T
+	if unsafe.Sizeof(z) == 4 {
+		return 0
+	}
+	return 1
+}
+
+// getScratch returns scratch with at least na and nb elements in a and b.
+// Buffers only grow, so a pooled scratch soon fits every call.
+func getScratch[T float](na, nb int) *scratch[T] {
+	s, _ := pools[poolIndex[T]()].Get().(*scratch[T])
+	if s == nil {
+		s = new(scratch[T])
+	}
+	if len(s.a) < na {
+		s.a = alignedSlice[T](na)
+	}
+	if len(s.b) < nb {
+		s.b = alignedSlice[T](nb)
+	}
+	return s
+}
+
+func putScratch[T float](s *scratch[T]) { pools[poolIndex[T]()].Put(s) }
+
+// alignedSlice returns n zeroed elements starting on a 64-byte boundary, so
+// packed panels never split a vector load across cache lines.
+func alignedSlice[T float](n int) []T {
+	var z T
+	es := int(unsafe.Sizeof(z))
+	s := make([]T, n+64/es)
+	off := 0
+	if mis := int(uintptr(unsafe.Pointer(&s[0])) % 64); mis != 0 {
+		off = (64 - mis) / es
+	}
+	return s[off : off+n : off+n]
+}
+
+// Kernels in order of preference: assembly ones the CPU supports, then the
+// portable one. The active kernel is a variable so tests can exercise each.
+var (
+	sKernels = append(asmKernels32(), genericKernel[float32]())
+	dKernels = append(asmKernels64(), genericKernel[float64]())
+	sActive  = sKernels[0]
+	dActive  = dKernels[0]
+)

@@ -1,0 +1,100 @@
+//go:build !purego
+
+package gemm
+
+import "golang.org/x/sys/cpu"
+
+// Blocking for the assembly kernels. kc keeps an A micro-panel (mr*kc
+// values) in L1 while it meets every panel of the B block (kc*nc values, in
+// L2). The A block (mc*kc) is packed once per k block and reused for all of
+// n, so most transformer shapes (m <= mc) pack each operand once.
+const (
+	avx512KC = 256
+	avx512MC = 512
+	avx512NC = 480 // 10 panels of 48: a 480 KiB f32 block fits a 1 MiB L2
+	// Up to this many rows, A*B^T runs as dot products (see kernel.dot).
+	avx512DotMaxM = 8
+	avx2KC        = 256
+	avx2MC        = 504 // a multiple of 6
+	avx2NC        = 512
+)
+
+func hasAVX512() bool { return cpu.X86.HasAVX512F }
+func hasAVX2() bool   { return cpu.X86.HasAVX2 && cpu.X86.HasFMA }
+
+func asmKernels32() []*kernel[float32] {
+	var ks []*kernel[float32]
+	if hasAVX512() {
+		ks = append(ks, &kernel[float32]{
+			name: "avx512", mr: 8, nr: 48, kc: avx512KC, mc: avx512MC, nc: avx512NC,
+			directB: true, directA: 2, tile: sTileAVX512,
+			dot: sDotAVX512, dotMaxM: avx512DotMaxM,
+		})
+	}
+	if hasAVX2() {
+		ks = append(ks, &kernel[float32]{
+			name: "avx2", mr: 6, nr: 16, kc: avx2KC, mc: avx2MC, nc: avx2NC,
+			directA: 2, tile: sTileAVX2,
+		})
+	}
+	return ks
+}
+
+func asmKernels64() []*kernel[float64] {
+	var ks []*kernel[float64]
+	if hasAVX512() {
+		ks = append(ks, &kernel[float64]{
+			name: "avx512", mr: 8, nr: 24, kc: avx512KC, mc: avx512MC, nc: avx512NC / 2,
+			directB: true, directA: 2, tile: dTileAVX512,
+		})
+	}
+	if hasAVX2() {
+		ks = append(ks, &kernel[float64]{
+			name: "avx2", mr: 6, nr: 8, kc: avx2KC, mc: avx2MC, nc: avx2NC / 2,
+			directA: 2, tile: dTileAVX2,
+		})
+	}
+	return ks
+}
+
+// The AVX-512 kernels mask partial column vectors themselves: bit j of mask
+// enables column j.
+func sTileAVX512(mr, nr, kc int, a []float32, rsa, ksa int, b []float32, ldb int, c []float32, ldc int, alpha, beta float32) {
+	sgemmAVX512(mr, (nr+15)/16, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta, uint64(1)<<uint(nr)-1)
+}
+
+func dTileAVX512(mr, nr, kc int, a []float64, rsa, ksa int, b []float64, ldb int, c []float64, ldc int, alpha, beta float64) {
+	dgemmAVX512(mr, (nr+7)/8, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta, uint64(1)<<uint(nr)-1)
+}
+
+// The AVX2 kernels only store whole vectors; a partial panel (zero-padded
+// by packing) is computed into a local tile and merged here.
+func sTileAVX2(mr, nr, kc int, a []float32, rsa, ksa int, b []float32, ldb int, c []float32, ldc int, alpha, beta float32) {
+	const w = 8
+	if nr%w == 0 {
+		sgemmAVX2(mr, nr/w, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta)
+		return
+	}
+	var t [6 * 16]float32
+	sgemmAVX2(mr, (nr+w-1)/w, kc, &a[0], rsa, ksa, &b[0], ldb, &t[0], 16, 1, 0)
+	for i := 0; i < mr; i++ {
+		storeRow(c[i*ldc:i*ldc+nr], t[i*16:], alpha, beta)
+	}
+}
+
+func dTileAVX2(mr, nr, kc int, a []float64, rsa, ksa int, b []float64, ldb int, c []float64, ldc int, alpha, beta float64) {
+	const w = 4
+	if nr%w == 0 {
+		dgemmAVX2(mr, nr/w, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta)
+		return
+	}
+	var t [6 * 8]float64
+	dgemmAVX2(mr, (nr+w-1)/w, kc, &a[0], rsa, ksa, &b[0], ldb, &t[0], 8, 1, 0)
+	for i := 0; i < mr; i++ {
+		storeRow(c[i*ldc:i*ldc+nr], t[i*8:], alpha, beta)
+	}
+}
+
+func sDotAVX512(ma, k int, a []float32, lda int, b []float32, ldb int, out []float32) {
+	sdotAVX512(ma, k, &a[0], lda, &b[0], ldb, &out[0])
+}
