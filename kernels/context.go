@@ -1,0 +1,92 @@
+package kernels
+
+import (
+	"github.com/seam-rt/seam/tensor"
+	"github.com/seam-rt/seam/value"
+)
+
+// Context is what a kernel runs with: the pool its outputs come from and
+// scratch space reused across calls. One per goroutine.
+type Context struct {
+	Pool *tensor.Pool
+	// temps are pooled tensors a kernel made for itself (dtype casts),
+	// released when it finishes.
+	temps []*tensor.Tensor
+	f64   []float64
+	f32   []float32
+	ints  []int
+	mask  []bool // reduceDims
+	shape []int  // gatherReduction's result shape
+	dims  []int  // reduceArgs
+}
+
+// NewContext makes a Context with a fresh pool.
+func NewContext() *Context { return &Context{Pool: tensor.NewPool()} }
+
+// Release returns a value's tensors to the pool once the executor is done
+// with it (see the package documentation on memory).
+func (c *Context) Release(v value.Value) {
+	switch v.Kind() {
+	case value.Tensor:
+		c.Pool.Release(v.Tensor())
+	case value.TensorList, value.OptTensorList:
+		for _, t := range v.Tensors() {
+			c.Pool.Release(t)
+		}
+	}
+}
+
+func (c *Context) empty(dt tensor.DType, sizes []int) (*tensor.Tensor, error) {
+	return c.Pool.Empty(dt, sizes)
+}
+
+func (c *Context) header() *tensor.Tensor { return c.Pool.Header() }
+
+// temp makes a pooled tensor that is released by releaseTemps.
+func (c *Context) temp(dt tensor.DType, sizes []int) (*tensor.Tensor, error) {
+	t, err := c.Pool.Empty(dt, sizes)
+	if err == nil {
+		c.temps = append(c.temps, t)
+	}
+	return t, err
+}
+
+func (c *Context) releaseTemps() {
+	for i, t := range c.temps {
+		c.Pool.Release(t)
+		c.temps[i] = nil
+	}
+	c.temps = c.temps[:0]
+}
+
+// scratchF64 is a reusable float64 buffer of length n.
+func (c *Context) scratchF64(n int) []float64 {
+	if cap(c.f64) < n {
+		c.f64 = make([]float64, n)
+	}
+	return c.f64[:n]
+}
+
+// scratchF32 is a reusable float32 buffer of length n.
+func (c *Context) scratchF32(n int) []float32 {
+	if cap(c.f32) < n {
+		c.f32 = make([]float32, n)
+	}
+	return c.f32[:n]
+}
+
+// scratchInts is a reusable int buffer of length n.
+func (c *Context) scratchInts(n int) []int {
+	if cap(c.ints) < n {
+		c.ints = make([]int, n)
+	}
+	return c.ints[:n]
+}
+
+// tensorList reuses a TensorList slot's backing slice when it can.
+func tensorList(slot value.Value, n int) []*tensor.Tensor {
+	if l := slot.Tensors(); cap(l) >= n && slot.Kind() == value.TensorList {
+		return l[:n]
+	}
+	return make([]*tensor.Tensor, n)
+}

@@ -1,0 +1,581 @@
+package kernels
+
+import (
+	"math"
+
+	"github.com/seam-rt/seam/kernels/gemm"
+	"github.com/seam-rt/seam/tensor"
+	"github.com/seam-rt/seam/value"
+)
+
+func init() {
+	register(convolutionKernel, "aten.convolution.default")
+	register(maxPool2dKernel, "aten.max_pool2d_with_indices.default")
+	register(avgPool2dKernel, "aten.avg_pool2d.default")
+	register(adaptiveAvgPool2dKernel, "aten._adaptive_avg_pool2d.default", "aten.adaptive_avg_pool2d.default")
+}
+
+// pairArg reads an int[2]-style argument for a spatial rank of nd <= 2
+// dims (a single value repeats; none gives def).
+func pairArg(args []value.Value, i int, name string, nd, def int) ([2]int, error) {
+	var buf [4]int
+	v, err := argInts(args, i, name, buf[:0])
+	if err != nil {
+		return [2]int{}, err
+	}
+	switch {
+	case len(v) == 0:
+		return [2]int{def, def}, nil
+	case len(v) == 1:
+		return [2]int{v[0], v[0]}, nil
+	case len(v) != nd || nd > 2:
+		return [2]int{}, errorf("%s must have %d elements, got %v", name, nd, append([]int(nil), v...))
+	}
+	return [2]int{v[0], v[1]}, nil
+}
+
+// convolutionKernel handles 1-D and 2-D (non-transposed) convolution with
+// stride, padding, dilation, groups and bias, as im2col plus gemm per
+// (sample, group). 1-D runs as 2-D with height 1.
+func convolutionKernel(ctx *Context, args, out []value.Value) error {
+	defer ctx.releaseTemps()
+	x, err := argTensor(args, 0, "input")
+	if err != nil {
+		return err
+	}
+	w, err := argTensor(args, 1, "weight")
+	if err != nil {
+		return err
+	}
+	bias, err := argOptTensor(args, 2, "bias")
+	if err != nil {
+		return err
+	}
+	transposed, err := argBool(args, 6, "transposed")
+	if err != nil {
+		return err
+	}
+	if transposed {
+		return errorf("transposed convolution is not supported")
+	}
+	groups, err := argInt(args, 8, "groups")
+	if err != nil {
+		return err
+	}
+	nd := x.Dim() - 2
+	if nd != 1 && nd != 2 || w.Dim() != x.Dim() {
+		return errorf("expected a 3-D or 4-D input with a weight of the same rank, got input %s and weight %s", x.Type(), w.Type())
+	}
+	stride, err := pairArg(args, 3, "stride", nd, 1)
+	if err != nil {
+		return err
+	}
+	padding, err := pairArg(args, 4, "padding", nd, 0)
+	if err != nil {
+		return err
+	}
+	dilation, err := pairArg(args, 5, "dilation", nd, 1)
+	if err != nil {
+		return err
+	}
+	if x.DType() != w.DType() || !x.DType().IsFloat() {
+		return errorf("input %s and weight %s must have the same float dtype", x.Type(), w.Type())
+	}
+	n, c := x.Size(0), x.Size(1)
+	o := w.Size(0)
+	if groups <= 0 || c%groups != 0 || o%groups != 0 || w.Size(1)*groups != c {
+		return errorf("weight %s with groups=%d does not fit input %s (expected %d input channels)", w.Type(), groups, x.Type(), w.Size(1)*max(groups, 1))
+	}
+	// Geometry as 2-D.
+	h, wd, kh, kw := 1, x.Size(-1), 1, w.Size(-1)
+	sh, sw, ph, pw, dh, dw := 1, stride[nd-1], 0, padding[nd-1], 1, dilation[nd-1]
+	if nd == 2 {
+		h, kh = x.Size(2), w.Size(2)
+		sh, ph, dh = stride[0], padding[0], dilation[0]
+	}
+	for _, v := range []int{sh, sw, dh, dw} {
+		if v <= 0 {
+			return errorf("stride and dilation must be positive: stride %v, dilation %v", stride, dilation)
+		}
+	}
+	if ph < 0 || pw < 0 {
+		return errorf("negative padding %v is not supported", padding)
+	}
+	oh := (h+2*ph-dh*(kh-1)-1)/sh + 1
+	ow := (wd+2*pw-dw*(kw-1)-1)/sw + 1
+	if oh <= 0 || ow <= 0 {
+		return errorf("input %s is too small for kernel %s (output would be %dx%d)", x.Type(), w.Type(), oh, ow)
+	}
+	if bias != nil && (bias.Dim() != 1 || bias.Size(0) != o) {
+		return errorf("bias %s must have %d elements", bias.Type(), o)
+	}
+	var sb [4]int
+	shape := append(sb[:0], n, o)
+	if nd == 2 {
+		shape = append(shape, oh)
+	}
+	shape = append(shape, ow)
+	res, err := ctx.empty(x.DType(), shape)
+	if err != nil {
+		return err
+	}
+	in, err := floatRows(ctx, x)
+	if err != nil {
+		return err
+	}
+	wt, err := floatRows(ctx, w)
+	if err != nil {
+		return err
+	}
+	var bv []float32
+	if bias != nil {
+		if bv, err = floatRows(ctx, bias); err != nil {
+			return err
+		}
+	}
+	dstT := res
+	if res.DType() != tensor.Float32 {
+		if dstT, err = ctx.temp(tensor.Float32, shape); err != nil {
+			return err
+		}
+	}
+	dst := tensor.Contig[float32](dstT)
+	cg, og := c/groups, o/groups
+	kk := cg * kh * kw
+	plane := oh * ow
+	direct := kh == 1 && kw == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0
+	var col []float32
+	if !direct {
+		colT, err := ctx.temp(tensor.Float32, []int{kk * plane})
+		if err != nil {
+			return err
+		}
+		col = tensor.Contig[float32](colT)
+	}
+	for b := 0; b < n; b++ {
+		for g := 0; g < groups; g++ {
+			src := in[(b*c+g*cg)*h*wd : (b*c+(g+1)*cg)*h*wd]
+			if direct {
+				col = src
+			} else {
+				im2col(col, src, cg, h, wd, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow)
+			}
+			outG := dst[(b*o+g*og)*plane : (b*o+(g+1)*og)*plane]
+			beta := float32(0)
+			if bv != nil {
+				for oc := 0; oc < og; oc++ {
+					v := bv[g*og+oc]
+					row := outG[oc*plane : (oc+1)*plane]
+					for i := range row {
+						row[i] = v
+					}
+				}
+				beta = 1
+			}
+			gemm.Sgemm(false, false, og, plane, kk, 1, wt[g*og*kk:(g+1)*og*kk], kk, col, plane, beta, outG, plane)
+		}
+	}
+	if dstT != res {
+		if err := tensor.Copy(res, dstT); err != nil {
+			return err
+		}
+	}
+	out[0] = value.FromTensor(res)
+	return nil
+}
+
+// im2col lays out the receptive fields of one group's channels as a
+// [c*kh*kw, oh*ow] matrix, zero where the window reads padding. Each output
+// row is split once into its padded ends and the run of columns that read
+// the input (a plain copy at stride 1).
+func im2col(col, src []float32, c, h, w, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow int) {
+	plane := oh * ow
+	if sh == 1 && sw == 1 && ow == w {
+		im2colSame(col, src, c, h, w, kh, kw, ph, pw, dh, dw, oh)
+		return
+	}
+	for ch := 0; ch < c; ch++ {
+		for ki := 0; ki < kh; ki++ {
+			for kj := 0; kj < kw; kj++ {
+				row := col[((ch*kh+ki)*kw+kj)*plane:][:plane]
+				// Columns xo in [x0, x1) read ix = xo*sw + off in [0, w).
+				off := kj*dw - pw
+				x0 := 0
+				if off < 0 {
+					x0 = min((-off+sw-1)/sw, ow)
+				}
+				x1 := 0
+				if w-1-off >= 0 {
+					x1 = min((w-1-off)/sw+1, ow)
+				}
+				x1 = max(x1, x0)
+				for y := 0; y < oh; y++ {
+					iy := y*sh - ph + ki*dh
+					r := row[y*ow : (y+1)*ow]
+					if iy < 0 || iy >= h {
+						clear(r)
+						continue
+					}
+					line := src[(ch*h+iy)*w : (ch*h+iy+1)*w]
+					clear(r[:x0])
+					clear(r[x1:])
+					if sw == 1 && x0 < x1 {
+						copy(r[x0:x1], line[x0+off:])
+						continue
+					}
+					for xo, ix := x0, x0*sw+off; xo < x1; xo, ix = xo+1, ix+sw {
+						r[xo] = line[ix]
+					}
+				}
+			}
+		}
+	}
+}
+
+// im2colSame is im2col at stride 1 when output rows are as wide as input
+// rows ("same" padding along the width): each tap's row of col is then the
+// input plane shifted by a constant, so it is one copy, with the columns
+// and rows that fall in the padding cleared afterwards.
+func im2colSame(col, src []float32, c, h, w, kh, kw, ph, pw, dh, dw, oh int) {
+	plane := oh * w
+	for ch := 0; ch < c; ch++ {
+		in := src[ch*h*w : (ch+1)*h*w]
+		for ki := 0; ki < kh; ki++ {
+			dy := ki*dh - ph
+			// Output rows y in [y0, y1) read input rows y+dy in [0, h).
+			y0, y1 := max(0, -dy), min(oh, h-dy)
+			for kj := 0; kj < kw; kj++ {
+				row := col[((ch*kh+ki)*kw+kj)*plane:][:plane]
+				dx := kj*dw - pw
+				x0, x1 := max(0, -dx), min(w, w-dx)
+				if y0 >= y1 || x0 >= x1 {
+					clear(row)
+					continue
+				}
+				clear(row[:y0*w])
+				clear(row[y1*w:])
+				// Rows y0..y1-1 from the first valid column of the first row to
+				// the last valid column of the last row; in between, the
+				// columns outside [x0, x1) pick up neighbouring input and are
+				// cleared below.
+				start, end := y0*w+x0, (y1-1)*w+x1
+				shift := dy*w + dx
+				copy(row[start:end], in[start+shift:end+shift])
+				if x0 > 0 || x1 < w {
+					for y := y0; y < y1; y++ {
+						r := row[y*w : (y+1)*w]
+						clear(r[:x0])
+						clear(r[x1:])
+					}
+				}
+			}
+		}
+	}
+}
+
+// poolOutput is ATen's pooling_output_shape.
+func poolOutput(in, k, pad, stride, dil int, ceil bool) int {
+	num := in + 2*pad - dil*(k-1) - 1
+	if ceil {
+		num += stride - 1
+	}
+	o := floorDiv(num, stride) + 1
+	if ceil && (o-1)*stride >= in+pad {
+		o--
+	}
+	return o
+}
+
+func floorDiv(a, b int) int {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// poolGeometry reads kernel/stride/padding(/dilation) for 2-D pooling over
+// a 3-D or 4-D input.
+type poolGeom struct {
+	planes, h, w, oh, ow int
+	kh, kw, sh, sw       int
+	ph, pw, dh, dw       int
+}
+
+// poolArgs reads the pooling geometry; the output shape is appended to
+// shapeBuf[:0].
+func poolArgs(args []value.Value, x *tensor.Tensor, withDilation bool, shapeBuf []int) (poolGeom, []int, error) {
+	var g poolGeom
+	if x.Dim() != 3 && x.Dim() != 4 {
+		return g, nil, errorf("expected 3D or 4D input, got %s", x.Type())
+	}
+	k, err := pairArg(args, 1, "kernel_size", 2, 1)
+	if err != nil {
+		return g, nil, err
+	}
+	var sb [4]int
+	sl, err := argInts(args, 2, "stride", sb[:0])
+	if err != nil {
+		return g, nil, err
+	}
+	s := k
+	if len(sl) > 0 {
+		if s, err = pairArg(args, 2, "stride", 2, 1); err != nil {
+			return g, nil, err
+		}
+	}
+	p, err := pairArg(args, 3, "padding", 2, 0)
+	if err != nil {
+		return g, nil, err
+	}
+	d := [2]int{1, 1}
+	ceilArg := 4
+	if withDilation {
+		if d, err = pairArg(args, 4, "dilation", 2, 1); err != nil {
+			return g, nil, err
+		}
+		ceilArg = 5
+	}
+	ceil, err := argBool(args, ceilArg, "ceil_mode")
+	if err != nil {
+		return g, nil, err
+	}
+	g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, g.dh, g.dw = k[0], k[1], s[0], s[1], p[0], p[1], d[0], d[1]
+	if g.kh <= 0 || g.kw <= 0 || g.sh <= 0 || g.sw <= 0 || g.dh <= 0 || g.dw <= 0 {
+		return g, nil, errorf("kernel size, stride and dilation must be positive")
+	}
+	if g.ph < 0 || g.pw < 0 || g.ph > g.kh/2 || g.pw > g.kw/2 {
+		return g, nil, errorf("pad should be at most half of effective kernel size, but got pad=%v and kernel_size=%v", p, k)
+	}
+	g.h, g.w = x.Size(-2), x.Size(-1)
+	g.oh = poolOutput(g.h, g.kh, g.ph, g.sh, g.dh, ceil)
+	g.ow = poolOutput(g.w, g.kw, g.pw, g.sw, g.dw, ceil)
+	if g.oh <= 0 || g.ow <= 0 {
+		return g, nil, errorf("given input size %s, the calculated output size %dx%d is too small", x.Type(), g.oh, g.ow)
+	}
+	g.planes = x.Numel() / max(g.h*g.w, 1)
+	shape := append(append(shapeBuf[:0], x.Sizes()[:x.Dim()-2]...), g.oh, g.ow)
+	return g, shape, nil
+}
+
+func maxPool2dKernel(ctx *Context, args, out []value.Value) error {
+	defer ctx.releaseTemps()
+	x, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	if !x.DType().IsFloat() {
+		return dtypeErr("max_pool2d", x.DType())
+	}
+	var sb [4]int
+	g, shape, err := poolArgs(args, x, true, sb[:0])
+	if err != nil {
+		return err
+	}
+	in, err := floatRows(ctx, x)
+	if err != nil {
+		return err
+	}
+	res, err := ctx.empty(x.DType(), shape)
+	if err != nil {
+		return err
+	}
+	vals := ctx.scratchF32(g.planes * g.oh * g.ow)
+	if x.DType() == tensor.Float32 {
+		vals = tensor.Contig[float32](res)
+	}
+	idxT, err := ctx.empty(tensor.Int64, shape)
+	if err != nil {
+		ctx.Pool.Release(res)
+		return err
+	}
+	idx := tensor.Contig[int64](idxT)
+	n := 0
+	// The window taps in bounds: rows i in [i0, i1) for output row y,
+	// columns j in [j0, j1) for output column xo.
+	taps := func(o, stride, pad, dil, k, size int) (int, int) {
+		base := o*stride - pad
+		lo, hi := 0, k
+		if base < 0 {
+			lo = (-base + dil - 1) / dil
+		}
+		if last := base + (k-1)*dil; last >= size {
+			hi = k - (last-size+dil)/dil
+		}
+		return lo, max(hi, lo)
+	}
+	cols := ctx.scratchInts(2 * g.ow)
+	for xo := 0; xo < g.ow; xo++ {
+		cols[2*xo], cols[2*xo+1] = taps(xo, g.sw, g.pw, g.dw, g.kw, g.w)
+	}
+	// As ATen's cpu_max_pool: the first tap in bounds starts the search, a
+	// later tap wins when it is larger or NaN.
+	for p := 0; p < g.planes; p++ {
+		src := in[p*g.h*g.w : (p+1)*g.h*g.w]
+		for y := 0; y < g.oh; y++ {
+			i0, i1 := taps(y, g.sh, g.ph, g.dh, g.kh, g.h)
+			full2 := i1-i0 == 2 && g.kh == 2 && g.kw == 2
+			for xo := 0; xo < g.ow; xo++ {
+				j0, j1 := cols[2*xo], cols[2*xo+1]
+				if full2 && j1-j0 == 2 {
+					// A whole 2x2 window, unrolled.
+					o := (y*g.sh-g.ph)*g.w + xo*g.sw - g.pw
+					r, c := g.dh*g.w, g.dw
+					best, at := src[o], o
+					if v := src[o+c]; v > best || v != v {
+						best, at = v, o+c
+					}
+					if v := src[o+r]; v > best || v != v {
+						best, at = v, o+r
+					}
+					if v := src[o+r+c]; v > best || v != v {
+						best, at = v, o+r+c
+					}
+					vals[n], idx[n] = best, int64(at)
+					n++
+					continue
+				}
+				best, at := float32(math.Inf(-1)), -1
+				for i := i0; i < i1; i++ {
+					iy := y*g.sh - g.ph + i*g.dh
+					for j := j0; j < j1; j++ {
+						ix := xo*g.sw - g.pw + j*g.dw
+						if v := src[iy*g.w+ix]; at < 0 || v > best || v != v {
+							best, at = v, iy*g.w+ix
+						}
+					}
+				}
+				vals[n], idx[n] = best, int64(at)
+				n++
+			}
+		}
+	}
+	if x.DType() != tensor.Float32 {
+		src, err := tensor.FromSlice(vals, append([]int(nil), shape...)...)
+		if err == nil {
+			err = tensor.Copy(res, src)
+		}
+		if err != nil {
+			ctx.Pool.Release(res)
+			ctx.Pool.Release(idxT)
+			return err
+		}
+	}
+	out[0], out[1] = value.FromTensor(res), value.FromTensor(idxT)
+	return nil
+}
+
+func avgPool2dKernel(ctx *Context, args, out []value.Value) error {
+	defer ctx.releaseTemps()
+	x, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	if !x.DType().IsFloat() {
+		return dtypeErr("avg_pool2d", x.DType())
+	}
+	var sb [4]int
+	g, shape, err := poolArgs(args, x, false, sb[:0])
+	if err != nil {
+		return err
+	}
+	includePad, err := argBool(args, 5, "count_include_pad")
+	if err != nil {
+		return err
+	}
+	divisor, err := argOptInt(args, 6, "divisor_override", 0)
+	if err != nil {
+		return err
+	}
+	in, err := floatRows(ctx, x)
+	if err != nil {
+		return err
+	}
+	vals := make([]float64, 0, g.planes*g.oh*g.ow)
+	for p := 0; p < g.planes; p++ {
+		src := in[p*g.h*g.w : (p+1)*g.h*g.w]
+		for y := 0; y < g.oh; y++ {
+			for xo := 0; xo < g.ow; xo++ {
+				hs, ws := y*g.sh-g.ph, xo*g.sw-g.pw
+				he, we := min(hs+g.kh, g.h+g.ph), min(ws+g.kw, g.w+g.pw)
+				poolSize := (he - hs) * (we - ws)
+				hs, ws, he, we = max(hs, 0), max(ws, 0), min(he, g.h), min(we, g.w)
+				if hs >= he || ws >= we {
+					vals = append(vals, 0)
+					continue
+				}
+				s := 0.0
+				for i := hs; i < he; i++ {
+					for j := ws; j < we; j++ {
+						s += float64(src[i*g.w+j])
+					}
+				}
+				div := poolSize
+				switch {
+				case divisor != 0:
+					div = divisor
+				case !includePad:
+					div = (he - hs) * (we - ws)
+				}
+				vals = append(vals, s/float64(div))
+			}
+		}
+	}
+	res, err := ctx.empty(x.DType(), shape)
+	if err != nil {
+		return err
+	}
+	writeFloats(res, vals)
+	out[0] = value.FromTensor(res)
+	return nil
+}
+
+func adaptiveAvgPool2dKernel(ctx *Context, args, out []value.Value) error {
+	defer ctx.releaseTemps()
+	x, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	size, err := pairArg(args, 1, "output_size", 2, 1)
+	if err != nil {
+		return err
+	}
+	if x.Dim() != 3 && x.Dim() != 4 || !x.DType().IsFloat() {
+		return errorf("adaptive_avg_pool2d expects a 3D or 4D float input, got %s", x.Type())
+	}
+	oh, ow := size[0], size[1]
+	if oh <= 0 || ow <= 0 {
+		return errorf("output size must be positive, got %v", size)
+	}
+	h, w := x.Size(-2), x.Size(-1)
+	planes := x.Numel() / max(h*w, 1)
+	in, err := floatRows(ctx, x)
+	if err != nil {
+		return err
+	}
+	vals := make([]float64, 0, planes*oh*ow)
+	for p := 0; p < planes; p++ {
+		src := in[p*h*w : (p+1)*h*w]
+		for y := 0; y < oh; y++ {
+			hs, he := y*h/oh, ((y+1)*h+oh-1)/oh
+			for xo := 0; xo < ow; xo++ {
+				ws, we := xo*w/ow, ((xo+1)*w+ow-1)/ow
+				s := 0.0
+				for i := hs; i < he; i++ {
+					for j := ws; j < we; j++ {
+						s += float64(src[i*w+j])
+					}
+				}
+				vals = append(vals, s/float64(max((he-hs)*(we-ws), 1)))
+			}
+		}
+	}
+	shape := append(append([]int{}, x.Sizes()[:x.Dim()-2]...), oh, ow)
+	res, err := ctx.empty(x.DType(), shape)
+	if err != nil {
+		return err
+	}
+	writeFloats(res, vals)
+	out[0] = value.FromTensor(res)
+	return nil
+}

@@ -1,0 +1,570 @@
+package kernels
+
+import (
+	"math"
+
+	"github.com/seam-rt/seam/tensor"
+	"github.com/seam-rt/seam/value"
+)
+
+// Copies always produce contiguous tensors: ATen's preserve_format keeps a
+// dense tensor's strides, but any view valid on those strides is also
+// valid on a contiguous layout, and values are identical.
+
+func init() {
+	register(cloneKernel, "aten.clone.default", "aten.lift_fresh_copy.default", "aten.alias_copy.default")
+	register(contiguousKernel, "aten.contiguous.default")
+	register(toCopyKernel, "aten._to_copy.default")
+	register(copyKernel, "aten.copy.default")
+	register(assertTensorMetadata, "aten._assert_tensor_metadata.default")
+	register(assertAsync, "aten._assert_async.msg")
+	register(fillKernel, "aten.fill.Scalar")
+	register(arangeKernel(0, 1, 2, 3), "aten.arange.start_step")
+	register(arangeKernel(0, 1, -1, 2), "aten.arange.start")
+	register(arangeKernel(-1, 0, -1, 1), "aten.arange.default")
+	register(fullKernel, "aten.full.default")
+	register(filledKernel(0, false), "aten.zeros.default")
+	register(filledKernel(1, false), "aten.ones.default")
+	register(filledKernel(0, false), "aten.empty.memory_format", "aten.empty_permuted.default")
+	register(filledKernel(0, true), "aten.zeros_like.default", "aten.empty_like.default")
+	register(filledKernel(1, true), "aten.ones_like.default")
+	register(fullLikeKernel, "aten.full_like.default")
+	register(newFilledKernel(0), "aten.new_zeros.default", "aten.new_empty.default")
+	register(newFilledKernel(1), "aten.new_ones.default")
+	register(newFullKernel, "aten.new_full.default")
+	register(emptyStridedKernel, "aten.empty_strided.default")
+	register(scalarTensorKernel, "aten.scalar_tensor.default")
+	register(localScalarDense, "aten._local_scalar_dense.default", "aten.item.default")
+	register(dropoutKernel, "aten.dropout.default")
+	register(nativeDropoutKernel, "aten.native_dropout.default")
+	for _, t := range []string{"aten.view_copy.default", "aten.permute_copy.default", "aten.expand_copy.default",
+		"aten.unsqueeze_copy.default", "aten.squeeze_copy.dims", "aten.select_copy.int", "aten.slice_copy.Tensor",
+		"aten.transpose_copy.int", "aten.t_copy.default"} {
+		register(copyOfView(t), t)
+	}
+}
+
+func copyOf(ctx *Context, x *tensor.Tensor, dt tensor.DType) (*tensor.Tensor, error) {
+	r, err := ctx.empty(dt, x.Sizes())
+	if err != nil {
+		return nil, err
+	}
+	if err := tensor.Copy(r, x); err != nil {
+		ctx.Pool.Release(r)
+		return nil, err
+	}
+	return r, nil
+}
+
+func cloneKernel(ctx *Context, args, out []value.Value) error {
+	x, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	r, err := copyOf(ctx, x, x.DType())
+	if err != nil {
+		return err
+	}
+	out[0] = value.FromTensor(r)
+	return nil
+}
+
+func contiguousKernel(ctx *Context, args, out []value.Value) error {
+	x, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	if x.IsContiguous() {
+		return aliasKernel(ctx, args, out)
+	}
+	return cloneKernel(ctx, args, out)
+}
+
+func toCopyKernel(ctx *Context, args, out []value.Value) error {
+	x, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	dt, err := argDType(args, 1, "dtype", x.DType())
+	if err != nil {
+		return err
+	}
+	if err := checkDevice(args, 3); err != nil {
+		return err
+	}
+	r, err := copyOf(ctx, x, dt)
+	if err != nil {
+		return err
+	}
+	out[0] = value.FromTensor(r)
+	return nil
+}
+
+// copyKernel is the functional copy: src broadcast into self's shape and dtype.
+func copyKernel(ctx *Context, args, out []value.Value) error {
+	x, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	src, err := argTensor(args, 1, "src")
+	if err != nil {
+		return err
+	}
+	r, err := ctx.empty(x.DType(), x.Sizes())
+	if err != nil {
+		return err
+	}
+	if err := tensor.Copy(r, src); err != nil {
+		ctx.Pool.Release(r)
+		return err
+	}
+	out[0] = value.FromTensor(r)
+	return nil
+}
+
+// assertTensorMetadata checks what export asserted at trace time.
+func assertTensorMetadata(ctx *Context, args, out []value.Value) error {
+	x, err := argTensor(args, 0, "a")
+	if err != nil {
+		return err
+	}
+	var buf [8]int
+	if size, err := argInts(args, 1, "size", buf[:0]); err != nil {
+		return err
+	} else if size != nil && !tensor.EqualInts(size, x.Sizes()) {
+		return errorf("tensor has sizes %v, expected %v", x.Sizes(), append([]int(nil), size...))
+	}
+	if dt, err := argDType(args, 3, "dtype", x.DType()); err != nil {
+		return err
+	} else if dt != x.DType() {
+		return errorf("tensor has dtype %v, expected %v", x.DType(), dt)
+	}
+	return nil
+}
+
+func assertAsync(ctx *Context, args, out []value.Value) error {
+	x, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	msg, _ := argStr(args, 1, "assert_msg", "")
+	if x.Numel() != 1 {
+		return errorf("boolean value of Tensor with more than one value is ambiguous")
+	}
+	if x.Float64s()[0] == 0 {
+		return errorf("assertion failed: %s", msg)
+	}
+	return nil
+}
+
+// fillScalar writes a scalar into every element of a contiguous tensor.
+func fillScalar(t *tensor.Tensor, v value.Value) {
+	n := t.Numel()
+	switch t.DType() {
+	case tensor.Float32:
+		d := tensor.Data[float32](t)[:n]
+		f := float32(v.Double())
+		for i := range d {
+			d[i] = f
+		}
+	case tensor.Int64:
+		d := tensor.Data[int64](t)[:n]
+		x := scalarInt(v)
+		for i := range d {
+			d[i] = x
+		}
+	case tensor.Bool:
+		// static_cast<bool>: any nonzero value (NaN included) is true.
+		var b uint8
+		if f := v.Double(); f != 0 || f != f {
+			b = 1
+		}
+		d := boolBytes(t)[t.Offset():][:n]
+		for i := range d {
+			d[i] = b
+		}
+	default:
+		one, _ := tensor.New(t.DType())
+		if t.DType().IsFloat() {
+			one.SetFloat(v.Double())
+		} else {
+			s, _ := tensor.FromSlice([]int64{scalarInt(v)})
+			_ = tensor.Copy(one, s)
+		}
+		_ = tensor.Copy(t, one)
+	}
+}
+
+func scalarInt(v value.Value) int64 {
+	if v.Kind() == value.Double {
+		return int64(v.Double())
+	}
+	return v.Int()
+}
+
+// scalarDType is the dtype torch.full infers from a fill value.
+func scalarDType(v value.Value) tensor.DType {
+	switch v.Kind() {
+	case value.Bool:
+		return tensor.Bool
+	case value.Int:
+		return tensor.Int64
+	}
+	return DefaultFloat
+}
+
+func fillKernel(ctx *Context, args, out []value.Value) error {
+	x, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	v, err := argScalar(args, 1, "value")
+	if err != nil {
+		return err
+	}
+	r, err := ctx.empty(x.DType(), x.Sizes())
+	if err != nil {
+		return err
+	}
+	fillScalar(r, v)
+	out[0] = value.FromTensor(r)
+	return nil
+}
+
+// arangeKernel reads start/end/step from the given argument indices (-1:
+// the default 0 start or 1 step) and dtype at dtypeArg.
+func arangeKernel(startArg, endArg, stepArg, dtypeArg int) Kernel {
+	return func(ctx *Context, args, out []value.Value) error {
+		start, end, step := value.FromInt(0), args[endArg], value.FromInt(1)
+		if startArg >= 0 {
+			start = args[startArg]
+		}
+		if stepArg >= 0 {
+			step = args[stepArg]
+		}
+		for i, v := range []value.Value{start, end, step} {
+			if !v.IsScalar() {
+				return errorf("argument %q must be a Scalar, not %s", [...]string{"start", "end", "step"}[i], v.Describe())
+			}
+		}
+		def := tensor.Int64
+		if start.Kind() == value.Double || end.Kind() == value.Double || step.Kind() == value.Double {
+			def = DefaultFloat
+		}
+		dt, err := argDType(args, dtypeArg, "dtype", def)
+		if err != nil {
+			return err
+		}
+		if err := checkDevice(args, dtypeArg+2); err != nil {
+			return err
+		}
+		s, e, st := start.Double(), end.Double(), step.Double()
+		if st == 0 {
+			return errorf("step must be nonzero")
+		}
+		if math.IsInf(s, 0) || math.IsInf(e, 0) || s != s || e != e {
+			return errorf("unsupported range: %v -> %v", s, e)
+		}
+		if (st > 0 && e < s) || (st < 0 && e > s) {
+			return errorf("upper bound and larger bound inconsistent with step sign")
+		}
+		var n float64
+		if dt.IsFloat() || def != tensor.Int64 {
+			n = math.Ceil((e - s) / st)
+		} else {
+			n = math.Ceil(float64(end.Int()-start.Int()) / float64(step.Int()))
+		}
+		if n > 1<<40 {
+			return errorf("arange of %g elements is too large", n)
+		}
+		sizes := [1]int{int(n)}
+		r, err := ctx.empty(dt, sizes[:])
+		if err != nil {
+			return err
+		}
+		switch dt {
+		case tensor.Int64:
+			d := tensor.Data[int64](r)[:sizes[0]]
+			si, sti := scalarInt(start), scalarInt(step)
+			if def != tensor.Int64 {
+				for i := range d {
+					d[i] = int64(s + st*float64(i))
+				}
+			} else {
+				for i := range d {
+					d[i] = si + sti*int64(i)
+				}
+			}
+		case tensor.Float32:
+			d := tensor.Data[float32](r)[:sizes[0]]
+			for i := range d {
+				d[i] = float32(s + st*float64(i))
+			}
+		default:
+			for i := 0; i < sizes[0]; i++ {
+				r.SetFloat(s+st*float64(i), i)
+			}
+		}
+		out[0] = value.FromTensor(r)
+		return nil
+	}
+}
+
+func fullKernel(ctx *Context, args, out []value.Value) error {
+	var buf [8]int
+	size, err := argInts(args, 0, "size", buf[:0])
+	if err != nil {
+		return err
+	}
+	v, err := argScalar(args, 1, "fill_value")
+	if err != nil {
+		return err
+	}
+	dt, err := argDType(args, 2, "dtype", scalarDType(v))
+	if err != nil {
+		return err
+	}
+	if err := checkDevice(args, 4); err != nil {
+		return err
+	}
+	r, err := ctx.empty(dt, size)
+	if err != nil {
+		return err
+	}
+	fillScalar(r, v)
+	out[0] = value.FromTensor(r)
+	return nil
+}
+
+// filledKernel is zeros/ones/empty (like=false: args are size, dtype, ...)
+// and their *_like forms (like=true: self, dtype, ...).
+func filledKernel(fill int64, like bool) Kernel {
+	return func(ctx *Context, args, out []value.Value) error {
+		var buf [8]int
+		var size []int
+		def := DefaultFloat
+		if like {
+			x, err := argTensor(args, 0, "self")
+			if err != nil {
+				return err
+			}
+			size, def = x.Sizes(), x.DType()
+		} else {
+			var err error
+			if size, err = argInts(args, 0, "size", buf[:0]); err != nil {
+				return err
+			}
+		}
+		dtArg := 1
+		if args[0].Kind() == value.IntList && len(args) > 1 && args[1].Kind() == value.IntList {
+			dtArg = 2 // empty_permuted(size, physical_layout, ...)
+		}
+		dt, err := argDType(args, dtArg, "dtype", def)
+		if err != nil {
+			return err
+		}
+		if err := checkDevice(args, dtArg+2); err != nil {
+			return err
+		}
+		r, err := ctx.empty(dt, size)
+		if err != nil {
+			return err
+		}
+		fillScalar(r, value.FromInt(fill))
+		out[0] = value.FromTensor(r)
+		return nil
+	}
+}
+
+func fullLikeKernel(ctx *Context, args, out []value.Value) error {
+	x, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	v, err := argScalar(args, 1, "fill_value")
+	if err != nil {
+		return err
+	}
+	dt, err := argDType(args, 2, "dtype", x.DType())
+	if err != nil {
+		return err
+	}
+	r, err := ctx.empty(dt, x.Sizes())
+	if err != nil {
+		return err
+	}
+	fillScalar(r, v)
+	out[0] = value.FromTensor(r)
+	return nil
+}
+
+func newFilledKernel(fill int64) Kernel {
+	return func(ctx *Context, args, out []value.Value) error {
+		x, err := argTensor(args, 0, "self")
+		if err != nil {
+			return err
+		}
+		var buf [8]int
+		size, err := argInts(args, 1, "size", buf[:0])
+		if err != nil {
+			return err
+		}
+		dt, err := argDType(args, 2, "dtype", x.DType())
+		if err != nil {
+			return err
+		}
+		r, err := ctx.empty(dt, size)
+		if err != nil {
+			return err
+		}
+		fillScalar(r, value.FromInt(fill))
+		out[0] = value.FromTensor(r)
+		return nil
+	}
+}
+
+func newFullKernel(ctx *Context, args, out []value.Value) error {
+	x, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	var buf [8]int
+	size, err := argInts(args, 1, "size", buf[:0])
+	if err != nil {
+		return err
+	}
+	v, err := argScalar(args, 2, "fill_value")
+	if err != nil {
+		return err
+	}
+	dt, err := argDType(args, 3, "dtype", x.DType())
+	if err != nil {
+		return err
+	}
+	r, err := ctx.empty(dt, size)
+	if err != nil {
+		return err
+	}
+	fillScalar(r, v)
+	out[0] = value.FromTensor(r)
+	return nil
+}
+
+// emptyStridedKernel returns a contiguous tensor of the requested sizes;
+// contents are unspecified anyway, and every consumer reads logically.
+func emptyStridedKernel(ctx *Context, args, out []value.Value) error {
+	var buf [8]int
+	size, err := argInts(args, 0, "size", buf[:0])
+	if err != nil {
+		return err
+	}
+	dt, err := argDType(args, 2, "dtype", DefaultFloat)
+	if err != nil {
+		return err
+	}
+	r, err := ctx.Pool.Zeros(dt, size)
+	if err != nil {
+		return err
+	}
+	out[0] = value.FromTensor(r)
+	return nil
+}
+
+func scalarTensorKernel(ctx *Context, args, out []value.Value) error {
+	v, err := argScalar(args, 0, "s")
+	if err != nil {
+		return err
+	}
+	dt, err := argDType(args, 1, "dtype", DefaultFloat)
+	if err != nil {
+		return err
+	}
+	if err := checkDevice(args, 3); err != nil {
+		return err
+	}
+	r, err := ctx.empty(dt, nil)
+	if err != nil {
+		return err
+	}
+	fillScalar(r, v)
+	out[0] = value.FromTensor(r)
+	return nil
+}
+
+// localScalarDense unboxes a one-element tensor into an Int, Double or Bool.
+func localScalarDense(ctx *Context, args, out []value.Value) error {
+	x, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	if x.Numel() != 1 {
+		return errorf("a Tensor with %d elements cannot be converted to Scalar", x.Numel())
+	}
+	var idx [8]int
+	at := idx[:x.Dim()]
+	switch {
+	case x.DType() == tensor.Bool:
+		out[0] = value.FromBool(x.Int(at...) != 0)
+	case x.DType().IsFloat():
+		out[0] = value.FromDouble(x.Float(at...))
+	default:
+		out[0] = value.FromInt(x.Int(at...))
+	}
+	return nil
+}
+
+// Dropout in inference is the identity (train=False), which is what
+// exported inference graphs carry.
+func dropoutKernel(ctx *Context, args, out []value.Value) error {
+	train, err := argBool(args, 2, "train")
+	if err != nil {
+		return err
+	}
+	if train {
+		return errorf("dropout with train=True needs a random generator, which is not supported")
+	}
+	return cloneKernel(ctx, args, out)
+}
+
+func nativeDropoutKernel(ctx *Context, args, out []value.Value) error {
+	if args[2].Bool() {
+		return errorf("native_dropout with train=True needs a random generator, which is not supported")
+	}
+	if err := cloneKernel(ctx, args, out); err != nil {
+		return err
+	}
+	x := out[0].Tensor()
+	mask, err := ctx.empty(tensor.Bool, x.Sizes())
+	if err != nil {
+		return err
+	}
+	fillScalar(mask, value.FromBool(true))
+	out[1] = value.FromTensor(mask)
+	return nil
+}
+
+// copyOfView runs the view kernel of a *_copy op and copies the result.
+func copyOfView(target string) Kernel {
+	viewTarget := map[string]string{
+		"aten.view_copy.default": "view", "aten.permute_copy.default": "permute", "aten.expand_copy.default": "expand",
+		"aten.unsqueeze_copy.default": "unsqueeze", "aten.squeeze_copy.dims": "squeeze", "aten.select_copy.int": "select",
+		"aten.slice_copy.Tensor": "slice", "aten.transpose_copy.int": "transpose", "aten.t_copy.default": "t",
+	}[target]
+	views := map[string]Kernel{"view": viewKernel, "permute": permuteKernel, "expand": expandKernel,
+		"unsqueeze": unsqueezeKernel, "squeeze": squeezeKernel, "select": selectKernel, "slice": sliceKernel,
+		"transpose": transposeKernel, "t": tKernel}
+	view := views[viewTarget]
+	return func(ctx *Context, args, out []value.Value) error {
+		if err := view(ctx, args, out); err != nil {
+			return err
+		}
+		v := out[0].Tensor()
+		r, err := copyOf(ctx, v, v.DType())
+		ctx.Pool.Release(v)
+		if err != nil {
+			return err
+		}
+		out[0] = value.FromTensor(r)
+		return nil
+	}
+}

@@ -1,0 +1,37 @@
+//go:build !amd64 || purego
+
+package vec
+
+const useAsm = false
+
+func addVV512(dst, a, b *float32, n int)                              { panic("vec: no assembly") }
+func subVV512(dst, a, b *float32, n int)                              { panic("vec: no assembly") }
+func mulVV512(dst, a, b *float32, n int)                              { panic("vec: no assembly") }
+func divVV512(dst, a, b *float32, n int)                              { panic("vec: no assembly") }
+func addVS512(dst, a *float32, s float32, n int)                      { panic("vec: no assembly") }
+func subVS512(dst, a *float32, s float32, n int)                      { panic("vec: no assembly") }
+func mulVS512(dst, a *float32, s float32, n int)                      { panic("vec: no assembly") }
+func divVS512(dst, a *float32, s float32, n int)                      { panic("vec: no assembly") }
+func subSV512(dst, a *float32, s float32, n int)                      { panic("vec: no assembly") }
+func divSV512(dst, a *float32, s float32, n int)                      { panic("vec: no assembly") }
+func maxAVX512(x *float32, n int) float32                             { panic("vec: no assembly") }
+func expShiftSumAVX512(dst, x *float32, shift float32, n int) float64 { panic("vec: no assembly") }
+func tanhAVX512(dst, x *float32, n int)                               { panic("vec: no assembly") }
+func geluTanhAVX512(dst, x *float32, n int)                           { panic("vec: no assembly") }
+func geluErfAVX512(dst, x *float32, n int)                            { panic("vec: no assembly") }
+
+func meanVarAVX512(x *float32, n int) (mean, variance float64) { panic("vec: no assembly") }
+
+func normalizeAVX512(dst, x, gamma, beta *float32, mean, rstd float32, n int) {
+	panic("vec: no assembly")
+}
+
+func maxSV512(dst, a *float32, s float32, n int) { panic("vec: no assembly") }
+
+func scaleAddAVX512(dst, x *float32, a, b float32, n int) { panic("vec: no assembly") }
+
+func softmaxRowsAVX512(dst, x *float32, n, rows, ds, xs int) { panic("vec: no assembly") }
+
+func scaledMaskedSoftmaxRowsAVX512(dst, x, mask *float32, scale float32, n, rows, ds, xs, ms int) {
+	panic("vec: no assembly")
+}

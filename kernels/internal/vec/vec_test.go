@@ -1,0 +1,422 @@
+package vec
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+)
+
+const ulp = 1.0 / (1 << 23)
+
+// lengths cover empty slices, the masked tail alone, whole vectors, the
+// unrolled loop and every remainder after it.
+var lengths = func() []int {
+	var l []int
+	for n := 0; n <= 70; n++ {
+		l = append(l, n)
+	}
+	return append(l, 127, 128, 129, 1000, 4099)
+}()
+
+func randSlice(r *rand.Rand, n int, scale float64) []float32 {
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = float32(r.NormFloat64() * scale)
+	}
+	return x
+}
+
+// specials are the values every loop must carry through.
+var specials = []float32{0, float32(math.Copysign(0, -1)), 1, -1, float32(math.NaN()), float32(math.Inf(1)),
+	float32(math.Inf(-1)), math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32, 1e-30, -1e-30}
+
+func same(a, b float32) bool { return a == b || a != a && b != b }
+
+// close reports whether got is within rel (relative) or abs of want.
+func closeTo(got, want float64, rel, abs float64) bool {
+	if math.IsNaN(want) {
+		return math.IsNaN(got)
+	}
+	if math.IsInf(want, 0) {
+		return got == want
+	}
+	return math.Abs(got-want) <= abs+rel*math.Abs(want)
+}
+
+func TestBinary(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	type vv struct {
+		name string
+		f    func(dst, a, b []float32)
+		ref  func(a, b float32) float32
+	}
+	for _, c := range []vv{
+		{"Add", Add, func(a, b float32) float32 { return a + b }},
+		{"Sub", Sub, func(a, b float32) float32 { return a - b }},
+		{"Mul", Mul, func(a, b float32) float32 { return a * b }},
+		{"Div", Div, func(a, b float32) float32 { return a / b }},
+	} {
+		for _, n := range lengths {
+			a, b := randSlice(r, n, 3), randSlice(r, n, 3)
+			for i := 0; i < n && i < len(specials); i++ {
+				a[i] = specials[i]
+				b[(i*7)%n] = specials[(i+3)%len(specials)]
+			}
+			dst := make([]float32, n+1)
+			dst[n] = 42
+			c.f(dst, a, b)
+			for i := 0; i < n; i++ {
+				if want := c.ref(a[i], b[i]); !same(dst[i], want) {
+					t.Fatalf("%s n=%d [%d]: %g op %g = %g, want %g", c.name, n, i, a[i], b[i], dst[i], want)
+				}
+			}
+			if dst[n] != 42 {
+				t.Fatalf("%s n=%d wrote past the end", c.name, n)
+			}
+			// In place.
+			c.f(a, a, b)
+			for i := 0; i < n; i++ {
+				if !same(a[i], dst[i]) {
+					t.Fatalf("%s in place n=%d [%d] differs", c.name, n, i)
+				}
+			}
+		}
+	}
+	type vs struct {
+		name string
+		f    func(dst, a []float32, s float32)
+		ref  func(a, s float32) float32
+	}
+	for _, c := range []vs{
+		{"AddScalar", AddScalar, func(a, s float32) float32 { return a + s }},
+		{"SubScalar", SubScalar, func(a, s float32) float32 { return a - s }},
+		{"MulScalar", MulScalar, func(a, s float32) float32 { return a * s }},
+		{"DivScalar", DivScalar, func(a, s float32) float32 { return a / s }},
+		{"ScalarSub", func(dst, a []float32, s float32) { ScalarSub(dst, s, a) }, func(a, s float32) float32 { return s - a }},
+		{"ScalarDiv", func(dst, a []float32, s float32) { ScalarDiv(dst, s, a) }, func(a, s float32) float32 { return s / a }},
+	} {
+		for _, n := range lengths {
+			a := randSlice(r, n, 3)
+			copy(a, specials)
+			for _, s := range []float32{0.5, -3, 0, float32(math.Inf(1)), float32(math.NaN())} {
+				dst := make([]float32, n+1)
+				dst[n] = 42
+				c.f(dst, a, s)
+				for i := 0; i < n; i++ {
+					if want := c.ref(a[i], s); !same(dst[i], want) {
+						t.Fatalf("%s n=%d s=%g [%d]: %g -> %g, want %g", c.name, n, s, i, a[i], dst[i], want)
+					}
+				}
+				if dst[n] != 42 {
+					t.Fatalf("%s n=%d wrote past the end", c.name, n)
+				}
+			}
+		}
+	}
+}
+
+func TestMax(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	for _, n := range lengths {
+		x := randSlice(r, n, 10)
+		want := float32(math.Inf(-1))
+		for _, v := range x {
+			want = max(want, v)
+		}
+		if got := Max(x); got != want {
+			t.Fatalf("Max n=%d = %g, want %g", n, got, want)
+		}
+		if got := maxGo(x); got != want {
+			t.Fatalf("maxGo n=%d = %g, want %g", n, got, want)
+		}
+		for i := 0; i < n; i += 1 + n/5 {
+			y := append([]float32(nil), x...)
+			y[i] = float32(math.NaN())
+			if got := Max(y); got == got {
+				t.Fatalf("Max n=%d with NaN at %d = %g", n, i, got)
+			}
+		}
+	}
+	if Max([]float32{float32(math.Inf(-1)), float32(math.Inf(-1))}) != float32(math.Inf(-1)) {
+		t.Fatal("Max of -Inf")
+	}
+}
+
+// checkUnary compares f over x against a float64 reference within rel
+// (relative) and abs, and against the portable loop.
+func checkUnary(t *testing.T, name string, f, generic func(dst, x []float32), x []float32, ref func(float64) float64, rel, abs float64) {
+	t.Helper()
+	got := make([]float32, len(x)+1)
+	got[len(x)] = 42
+	f(got, x)
+	gen := make([]float32, len(x))
+	generic(gen, x)
+	worst := 0.0
+	for i, v := range x {
+		want := float64(float32(ref(float64(v))))
+		if !closeTo(float64(got[i]), want, rel, abs) {
+			t.Fatalf("%s(%g) = %g, want %g", name, v, got[i], want)
+		}
+		if !closeTo(float64(gen[i]), want, rel, abs) {
+			t.Fatalf("%s portable(%g) = %g, want %g", name, v, gen[i], want)
+		}
+		if !math.IsNaN(want) && !math.IsInf(want, 0) && math.Abs(want) >= 0x1p-126 {
+			worst = max(worst, math.Abs(float64(got[i])-want)/math.Abs(want))
+		}
+	}
+	if got[len(x)] != 42 {
+		t.Fatalf("%s wrote past the end", name)
+	}
+	t.Logf("%s: %d values, worst relative error %.3g ULP", name, len(x), worst/ulp)
+}
+
+func grid(lo, hi float64, n int) []float32 {
+	x := make([]float32, n+1)
+	for i := range x {
+		x[i] = float32(lo + (hi-lo)*float64(i)/float64(n))
+	}
+	return x
+}
+
+func TestExp(t *testing.T) {
+	exp := func(dst, x []float32) { ExpShiftSum(dst, x, 0) }
+	expGo := func(dst, x []float32) { expShiftSumGo(dst, x, 0) }
+	checkUnary(t, "exp", exp, expGo, grid(-87, 88.7, 100001), math.Exp, 3*ulp, 0)
+	// Subnormal results within a subnormal step or two, then exact 0.
+	checkUnary(t, "exp subnormal", exp, expGo, grid(-104, -87, 10001), math.Exp, 0, 0x1p-148)
+	checkUnary(t, "exp specials", exp, expGo, append(specials, -200, 200, 88.72, 88.73, -103.98), math.Exp, 3*ulp, 0x1p-148)
+}
+
+func TestExpShiftSum(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for _, n := range lengths {
+		x := randSlice(r, n, 4)
+		shift := Max(x)
+		dst := make([]float32, n)
+		s := ExpShiftSum(dst, x, shift)
+		want := 0.0
+		for i, v := range x {
+			e := math.Exp(float64(v - shift))
+			want += e
+			if !closeTo(float64(dst[i]), e, 4*ulp, 1e-45) {
+				t.Fatalf("n=%d [%d] exp(%g-%g) = %g, want %g", n, i, v, shift, dst[i], e)
+			}
+		}
+		if !closeTo(s, want, 4*ulp, 0) {
+			t.Fatalf("n=%d sum %g, want %g", n, s, want)
+		}
+		if g := expShiftSumGo(make([]float32, n), x, shift); !closeTo(g, want, 4*ulp, 0) {
+			t.Fatalf("n=%d portable sum %g, want %g", n, g, want)
+		}
+	}
+	// A masked softmax row: -Inf and the most negative float give 0.
+	x := []float32{0, float32(math.Inf(-1)), -math.MaxFloat32, 1, 2, 3, 4, 5, 6, 7, 8}
+	dst := make([]float32, len(x))
+	ExpShiftSum(dst, x, 8)
+	if dst[1] != 0 || dst[2] != 0 || dst[10] != 1 {
+		t.Fatalf("masked row: %v", dst)
+	}
+}
+
+func TestTanh(t *testing.T) {
+	checkUnary(t, "tanh", Tanh, tanhGo, grid(-10, 10, 100001), math.Tanh, 8*ulp, 0)
+	checkUnary(t, "tanh small", Tanh, tanhGo, grid(-0.01, 0.01, 10001), math.Tanh, 4*ulp, 0)
+	checkUnary(t, "tanh specials", Tanh, tanhGo, specials, math.Tanh, 8*ulp, 0)
+}
+
+func geluTanh64(x float64) float64 {
+	return 0.5 * x * (1 + math.Tanh(geluBeta*(x+geluKappa*x*x*x)))
+}
+
+func geluErf64(x float64) float64 { return x * 0.5 * math.Erfc(-x/math.Sqrt2) }
+
+func TestGelu(t *testing.T) {
+	// The tanh form is as close as tanh is, relative to the result, except
+	// where 1 + tanh cancels (large negative x): there, absolutely.
+	checkUnary(t, "gelu_tanh", GeluTanh, geluTanhGo, grid(-12, 12, 100001), geluTanh64, 16*ulp, 1e-6)
+	checkUnary(t, "gelu_tanh specials", GeluTanh, geluTanhGo, specials[:8], geluTanh64, 16*ulp, 1e-6)
+	// erf by A&S 7.1.26: absolute error below 1.5e-7 in erf, so below
+	// 1e-7*|x| in gelu; float32 rounding adds an ULP or two.
+	x := grid(-12, 12, 100001)
+	checkUnary(t, "gelu_erf", GeluErf, geluErfGo, x, geluErf64, 4*ulp, 1.2e-6)
+	for _, v := range x {
+		got := GeluErf1(v)
+		if d := math.Abs(float64(got) - geluErf64(float64(v))); d > 2e-7*math.Abs(float64(v))+1e-30 && d > 8*ulp*math.Abs(geluErf64(float64(v))) {
+			t.Fatalf("gelu_erf(%g) = %g, want %g", v, got, geluErf64(float64(v)))
+		}
+	}
+	checkUnary(t, "gelu_erf specials", GeluErf, geluErfGo, []float32{0, 1, -1, float32(math.NaN()), float32(math.Inf(1)), 1e-30, -1e-30}, geluErf64, 4*ulp, 1e-7)
+}
+
+func TestShortDestinationPanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("no panic")
+		}
+	}()
+	Add(make([]float32, 3), make([]float32, 4), make([]float32, 4))
+}
+
+func BenchmarkVec(b *testing.B) {
+	r := rand.New(rand.NewSource(1))
+	x, y := randSlice(r, 32768, 2), randSlice(r, 32768, 2)
+	dst := make([]float32, len(x))
+	bench := func(name string, f func()) {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(4 * len(x)))
+			for b.Loop() {
+				f()
+			}
+		})
+	}
+	bench("Add", func() { Add(dst, x, y) })
+	bench("MulScalar", func() { MulScalar(dst, x, 0.5) })
+	bench("Max", func() { Max(x) })
+	bench("ExpShiftSum", func() { ExpShiftSum(dst, x, 4) })
+	bench("Tanh", func() { Tanh(dst, x) })
+	bench("GeluTanh", func() { GeluTanh(dst, x) })
+	bench("GeluErf", func() { GeluErf(dst, x) })
+	bench("GeluErf/go", func() { geluErfGo(dst, x) })
+}
+
+func TestMeanVar(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	for _, n := range lengths {
+		x := randSlice(r, n, 3)
+		for i := range x {
+			x[i] += 10
+		}
+		var s float64
+		for _, v := range x {
+			s += float64(v)
+		}
+		mean := s / float64(n)
+		var ss float64
+		for _, v := range x {
+			ss += (float64(v) - mean) * (float64(v) - mean)
+		}
+		variance := ss / float64(n)
+		for name, f := range map[string]func([]float32) (float64, float64){"asm": MeanVar, "go": meanVarGo} {
+			m, v := f(x)
+			if n == 0 {
+				if m == m || v == v {
+					t.Fatalf("%s n=0: %g %g", name, m, v)
+				}
+				continue
+			}
+			if math.Abs(m-mean) > 1e-12*math.Abs(mean) || math.Abs(v-variance) > 1e-12*variance {
+				t.Fatalf("%s n=%d: mean %g var %g, want %g %g", name, n, m, v, mean, variance)
+			}
+		}
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	for _, n := range lengths {
+		x, g, b := randSlice(r, n, 3), randSlice(r, n, 1), randSlice(r, n, 1)
+		dst := make([]float32, n+1)
+		dst[n] = 42
+		Normalize(dst, x, g, b, 0.25, 1.5)
+		for i := 0; i < n; i++ {
+			want := (float64(x[i])-0.25)*1.5*float64(g[i]) + float64(b[i])
+			if !closeTo(float64(dst[i]), want, 4*ulp, 4*ulp*(math.Abs(float64(x[i]))+1)*math.Abs(float64(g[i]))) {
+				t.Fatalf("n=%d [%d] = %g, want %g", n, i, dst[i], want)
+			}
+		}
+		if dst[n] != 42 {
+			t.Fatalf("n=%d wrote past the end", n)
+		}
+	}
+}
+
+func TestReluScaleAdd(t *testing.T) {
+	r := rand.New(rand.NewSource(6))
+	for _, n := range lengths {
+		x := randSlice(r, n, 3)
+		copy(x, specials)
+		dst := make([]float32, n+1)
+		dst[n] = 42
+		Relu(dst, x)
+		for i, v := range x {
+			want := v
+			if v < 0 {
+				want = 0
+			}
+			if !same(dst[i], want) || math.Signbit(float64(dst[i])) != math.Signbit(float64(want)) {
+				t.Fatalf("Relu(%g) = %g, want %g", v, dst[i], want)
+			}
+		}
+		ScaleAdd(dst, x, 1.5, -0.25)
+		for i, v := range x {
+			want := float64(v)*1.5 - 0.25
+			// Unfused, the product rounds first: an ULP of each term.
+			tol := ulp * (math.Abs(float64(v)*1.5) + 0.25)
+			if !closeTo(float64(dst[i]), want, 0, tol) && !(math.IsInf(float64(v), 0) || v != v || math.Abs(float64(v)) > 1e38) {
+				t.Fatalf("ScaleAdd(%g) = %g, want %g", v, dst[i], want)
+			}
+		}
+		if dst[n] != 42 {
+			t.Fatalf("n=%d wrote past the end", n)
+		}
+	}
+}
+
+// The row loops give exactly what the separate steps give: Max,
+// ExpShiftSum and MulScalar, after MulScalar and Add for the masked form.
+func TestSoftmaxRows(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	for _, n := range append(lengths[1:40], 127, 128, 129, 511, 512, 513, 1000) {
+		rows := 1 + r.Intn(4)
+		xs, ds := n+r.Intn(3), n+r.Intn(3)
+		x := randSlice(r, (rows-1)*xs+n, 4)
+		mask := randSlice(r, n, 1)
+		for i := range mask {
+			if r.Intn(5) == 0 {
+				mask[i] = -math.MaxFloat32
+			}
+		}
+		if n > 3 {
+			x[2] = float32(math.Inf(-1))
+		}
+		ref := func(masked bool) []float32 {
+			want := make([]float32, (rows-1)*ds+n)
+			for k := 0; k < rows; k++ {
+				o, in := want[k*ds:][:n], x[k*xs:][:n]
+				if masked {
+					MulScalar(o, in, 0.125)
+					Add(o, o, mask)
+					in = o
+				}
+				s := ExpShiftSum(o, in, Max(in))
+				MulScalar(o, o, float32(1/s))
+			}
+			return want
+		}
+		got := make([]float32, (rows-1)*ds+n)
+		SoftmaxRows(got, x, n, rows, ds, xs)
+		want := ref(false)
+		for i := range want {
+			if !same(got[i], want[i]) {
+				t.Fatalf("n=%d rows=%d [%d] = %g, want %g", n, rows, i, got[i], want[i])
+			}
+		}
+		got = make([]float32, (rows-1)*ds+n)
+		ScaledMaskedSoftmaxRows(got, x, mask, 0.125, n, rows, ds, xs, 0)
+		want = ref(true)
+		for i := range want {
+			if !same(got[i], want[i]) {
+				t.Fatalf("masked n=%d rows=%d [%d] = %g, want %g", n, rows, i, got[i], want[i])
+			}
+		}
+		// In place.
+		y := append([]float32(nil), x[:n]...)
+		SoftmaxRows(y, y, n, 1, 0, 0)
+		want = ref(false)
+		for i := 0; i < n; i++ {
+			if !same(y[i], want[i]) {
+				t.Fatalf("in place n=%d [%d] = %g, want %g", n, i, y[i], want[i])
+			}
+		}
+	}
+}

@@ -1,0 +1,511 @@
+package kernels
+
+import (
+	"github.com/seam-rt/seam/kernels/gemm"
+	"github.com/seam-rt/seam/tensor"
+	"github.com/seam-rt/seam/value"
+)
+
+func init() {
+	register(mmKernel, "aten.mm.default")
+	register(bmmKernel, "aten.bmm.default")
+	register(addmmKernel, "aten.addmm.default")
+	register(baddbmmKernel, "aten.baddbmm.default")
+	register(matmulKernel, "aten.matmul.default")
+	register(linearKernel, "aten.linear.default")
+	register(mvKernel, "aten.mv.default")
+	register(dotKernel, "aten.dot.default")
+	register(outerKernel, "aten.outer.default")
+}
+
+// gemmLayout says how gemm can read a rows×cols matrix with strides
+// (s0, s1): row-major (trans=false) or as the transpose of a row-major
+// matrix (trans=true), with leading dimension ld; ok=false needs a copy.
+func gemmLayout(rows, cols, s0, s1 int) (trans bool, ld int, ok bool) {
+	if s1 == 1 || cols <= 1 {
+		ld = s0
+		if rows <= 1 {
+			ld = cols
+		}
+		if ld >= max(1, cols) {
+			return false, ld, true
+		}
+	}
+	if s0 == 1 || rows <= 1 {
+		ld = s1
+		if cols <= 1 {
+			ld = rows
+		}
+		if ld >= max(1, rows) {
+			return true, ld, true
+		}
+	}
+	return false, 0, false
+}
+
+// matmulCore computes out = alpha*a@b + beta*out over matching batch dims:
+// a is [..., m, k], b is [..., k, n], out is a contiguous [..., m, n] (read
+// only when beta != 0). Operands gemm cannot read directly are copied.
+func matmulCore(ctx *Context, a, b, out *tensor.Tensor, alpha, beta float64) error {
+	defer ctx.releaseTemps()
+	nd := a.Dim()
+	m, k, n := a.Size(-2), a.Size(-1), b.Size(-1)
+	if out.Numel() == 0 {
+		return nil
+	}
+	if k == 0 {
+		// An empty sum: the product part is zero.
+		vals := out.Float64s()
+		for i := range vals {
+			vals[i] *= beta
+			if beta == 0 {
+				vals[i] = 0
+			}
+		}
+		writeFloats(out, vals)
+		return nil
+	}
+	dt := out.DType()
+	native := dt
+	if dt == tensor.Float16 || dt == tensor.BFloat16 {
+		native = tensor.Float32
+	}
+	var err error
+	prep := func(t *tensor.Tensor, rows, cols int) (*tensor.Tensor, bool, int, error) {
+		s := t.Strides()
+		if t.DType() == native {
+			if tr, ld, ok := gemmLayout(rows, cols, s[nd-2], s[nd-1]); ok {
+				return t, tr, ld, nil
+			}
+		}
+		c, err := ctx.temp(native, t.Sizes())
+		if err != nil {
+			return nil, false, 0, err
+		}
+		return c, false, max(cols, 1), tensor.Copy(c, t)
+	}
+	a, ta, lda, err := prep(a, m, k)
+	if err != nil {
+		return err
+	}
+	b, tb, ldb, err := prep(b, k, n)
+	if err != nil {
+		return err
+	}
+	dst := out
+	if native != dt {
+		if dst, err = ctx.temp(native, out.Sizes()); err != nil {
+			return err
+		}
+		if beta != 0 {
+			if err := tensor.Copy(dst, out); err != nil {
+				return err
+			}
+		}
+	}
+	batch := out.Sizes()[:nd-2]
+	var w tensor.Walk
+	w.Init(batch)
+	w.Add(dst.Strides()[:nd-2], 0)
+	w.Add(a.Strides()[:nd-2], 0)
+	w.Add(b.Strides()[:nd-2], 0)
+	w.Coalesce()
+	if err := w.Err(); err != nil {
+		return err
+	}
+	for w.Next() {
+		for i := 0; i < w.Len; i++ {
+			oc, oa, ob := w.Off[0]+i*w.Step[0], w.Off[1]+i*w.Step[1], w.Off[2]+i*w.Step[2]
+			switch native {
+			case tensor.Float32:
+				gemm.Sgemm(ta, tb, m, n, k, float32(alpha), tensor.Data[float32](a)[oa:], lda,
+					tensor.Data[float32](b)[ob:], ldb, float32(beta), tensor.Data[float32](dst)[oc:], max(n, 1))
+			case tensor.Float64:
+				gemm.Dgemm(ta, tb, m, n, k, alpha, tensor.Data[float64](a)[oa:], lda,
+					tensor.Data[float64](b)[ob:], ldb, beta, tensor.Data[float64](dst)[oc:], max(n, 1))
+			default:
+				naiveIntGemm(ta, tb, m, n, k, int64(alpha), a, oa, lda, b, ob, ldb, int64(beta), dst, oc)
+			}
+		}
+	}
+	if dst != out {
+		return tensor.Copy(out, dst)
+	}
+	return nil
+}
+
+// naiveIntGemm covers integer matrix products, which ATen also supports on
+// the CPU; they are rare enough that a plain loop serves.
+func naiveIntGemm(ta, tb bool, m, n, k int, alpha int64, a *tensor.Tensor, oa, lda int, b *tensor.Tensor, ob, ldb int, beta int64, c *tensor.Tensor, oc int) {
+	at := func(t *tensor.Tensor, off, ld int, tr bool, i, j int) int64 {
+		if tr {
+			i, j = j, i
+		}
+		idx := off + i*ld + j
+		switch t.DType() {
+		case tensor.Int64:
+			return tensor.Data[int64](t)[idx]
+		case tensor.Int32:
+			return int64(tensor.Data[int32](t)[idx])
+		case tensor.Int16:
+			return int64(tensor.Data[int16](t)[idx])
+		case tensor.Int8:
+			return int64(tensor.Data[int8](t)[idx])
+		case tensor.Uint8:
+			return int64(tensor.Data[uint8](t)[idx])
+		}
+		return 0
+	}
+	res := make([]int64, m*n)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			var s int64
+			for p := 0; p < k; p++ {
+				s += at(a, oa, lda, ta, i, p) * at(b, ob, ldb, tb, p, j)
+			}
+			if beta != 0 {
+				s = alpha*s + beta*at(c, oc, max(n, 1), false, i, j)
+			} else {
+				s *= alpha
+			}
+			res[i*n+j] = s
+		}
+	}
+	r, _ := tensor.FromSlice(res, m, n)
+	v, _ := new(tensor.Tensor).AsStrided(c, []int{m, n}, []int{max(n, 1), 1}, c.Offset()+oc)
+	_ = tensor.Copy(v, r)
+}
+
+func checkMatmulDTypes(a, b *tensor.Tensor, an, bn string) error {
+	if a.DType() != b.DType() {
+		return errorf("expected %s and %s to have the same dtype, but got: %v != %v", an, bn, a.DType(), b.DType())
+	}
+	if a.DType() == tensor.Bool {
+		return dtypeErr("matrix multiplication", tensor.Bool)
+	}
+	return nil
+}
+
+func mmKernel(ctx *Context, args, out []value.Value) error {
+	a, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	b, err := argTensor(args, 1, "mat2")
+	if err != nil {
+		return err
+	}
+	r, err := mm(ctx, a, b, nil, 1, 0, "self", "mat2")
+	if err != nil {
+		return err
+	}
+	out[0] = value.FromTensor(r)
+	return nil
+}
+
+// mm computes alpha*a@b + beta*bias for 2-D a and b.
+func mm(ctx *Context, a, b, bias *tensor.Tensor, alpha, beta float64, an, bn string) (*tensor.Tensor, error) {
+	if a.Dim() != 2 || b.Dim() != 2 || a.Size(1) != b.Size(0) {
+		if a.Dim() != 2 {
+			return nil, errorf("%s must be a matrix, got %s", an, a.Type())
+		}
+		if b.Dim() != 2 {
+			return nil, errorf("%s must be a matrix, got %s", bn, b.Type())
+		}
+		return nil, errorf("%s is %s but %s is %s: shapes cannot be multiplied (%dx%d and %dx%d)",
+			an, a.Type(), bn, b.Type(), a.Size(0), a.Size(1), b.Size(0), b.Size(1))
+	}
+	if err := checkMatmulDTypes(a, b, an, bn); err != nil {
+		return nil, err
+	}
+	sizes := [2]int{a.Size(0), b.Size(1)}
+	r, err := ctx.empty(a.DType(), sizes[:])
+	if err != nil {
+		return nil, err
+	}
+	if bias != nil && beta != 0 {
+		if bias.DType() != a.DType() {
+			ctx.Pool.Release(r)
+			return nil, errorf("self is %s but %s is %s: dtypes differ", bias.Type(), an, a.Type())
+		}
+		if err := tensor.Copy(r, bias); err != nil {
+			ctx.Pool.Release(r)
+			return nil, errorf("self %s cannot be broadcast to the result %s", bias.Type(), r.Type())
+		}
+	} else {
+		beta = 0
+	}
+	if err := matmulCore(ctx, a, b, r, alpha, beta); err != nil {
+		ctx.Pool.Release(r)
+		return nil, err
+	}
+	return r, nil
+}
+
+func addmmKernel(ctx *Context, args, out []value.Value) error {
+	bias, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	a, err := argTensor(args, 1, "mat1")
+	if err != nil {
+		return err
+	}
+	b, err := argTensor(args, 2, "mat2")
+	if err != nil {
+		return err
+	}
+	beta, err := argScalar(args, 3, "beta")
+	if err != nil {
+		return err
+	}
+	alpha, err := argScalar(args, 4, "alpha")
+	if err != nil {
+		return err
+	}
+	r, err := mm(ctx, a, b, bias, alpha.Double(), beta.Double(), "mat1", "mat2")
+	if err != nil {
+		return err
+	}
+	out[0] = value.FromTensor(r)
+	return nil
+}
+
+func bmm3(ctx *Context, a, b, bias *tensor.Tensor, alpha, beta float64, an, bn string) (*tensor.Tensor, error) {
+	if a.Dim() != 3 || b.Dim() != 3 {
+		return nil, errorf("batch1 must be a 3D tensor: %s is %s, %s is %s", an, a.Type(), bn, b.Type())
+	}
+	if a.Size(0) != b.Size(0) || a.Size(2) != b.Size(1) {
+		return nil, errorf("%s is %s but %s is %s: shapes cannot be batch-multiplied", an, a.Type(), bn, b.Type())
+	}
+	if err := checkMatmulDTypes(a, b, an, bn); err != nil {
+		return nil, err
+	}
+	sizes := [3]int{a.Size(0), a.Size(1), b.Size(2)}
+	r, err := ctx.empty(a.DType(), sizes[:])
+	if err != nil {
+		return nil, err
+	}
+	if bias != nil && beta != 0 {
+		if err := tensor.Copy(r, bias); err != nil {
+			ctx.Pool.Release(r)
+			return nil, errorf("self %s cannot be broadcast to %s", bias.Type(), r.Type())
+		}
+	} else {
+		beta = 0
+	}
+	if err := matmulCore(ctx, a, b, r, alpha, beta); err != nil {
+		ctx.Pool.Release(r)
+		return nil, err
+	}
+	return r, nil
+}
+
+func bmmKernel(ctx *Context, args, out []value.Value) error {
+	a, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	b, err := argTensor(args, 1, "mat2")
+	if err != nil {
+		return err
+	}
+	r, err := bmm3(ctx, a, b, nil, 1, 0, "self", "mat2")
+	if err != nil {
+		return err
+	}
+	out[0] = value.FromTensor(r)
+	return nil
+}
+
+func baddbmmKernel(ctx *Context, args, out []value.Value) error {
+	bias, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	a, err := argTensor(args, 1, "batch1")
+	if err != nil {
+		return err
+	}
+	b, err := argTensor(args, 2, "batch2")
+	if err != nil {
+		return err
+	}
+	r, err := bmm3(ctx, a, b, bias, args[4].Double(), args[3].Double(), "batch1", "batch2")
+	if err != nil {
+		return err
+	}
+	out[0] = value.FromTensor(r)
+	return nil
+}
+
+// matmul is torch.matmul: 1-D operands gain a dim that is dropped again,
+// batch dims broadcast.
+func matmul(ctx *Context, a, b *tensor.Tensor) (*tensor.Tensor, error) {
+	if a.Dim() == 0 || b.Dim() == 0 {
+		return nil, errorf("both arguments to matmul need to be at least 1D, but they are %dD and %dD", a.Dim(), b.Dim())
+	}
+	if err := checkMatmulDTypes(a, b, "self", "other"); err != nil {
+		return nil, err
+	}
+	av, bv := a, b
+	if a.Dim() == 1 {
+		av, _ = new(tensor.Tensor).Unsqueeze(a, 0)
+	}
+	if b.Dim() == 1 {
+		bv, _ = new(tensor.Tensor).Unsqueeze(b, 1)
+	}
+	if av.Size(-1) != bv.Size(-2) {
+		return nil, errorf("self is %s but other is %s: shapes cannot be multiplied", a.Type(), b.Type())
+	}
+	var sb [8]int
+	batch, err := broadcastShapes(sb[:0], av.Sizes()[:av.Dim()-2], bv.Sizes()[:bv.Dim()-2])
+	if err != nil {
+		return nil, err
+	}
+	m, k, n := av.Size(-2), av.Size(-1), bv.Size(-1)
+	ea, err := new(tensor.Tensor).Expand(av, append(append([]int{}, batch...), m, k))
+	if err != nil {
+		return nil, err
+	}
+	eb, err := new(tensor.Tensor).Expand(bv, append(append([]int{}, batch...), k, n))
+	if err != nil {
+		return nil, err
+	}
+	full := append(append([]int{}, batch...), m, n)
+	r, err := ctx.empty(a.DType(), full)
+	if err != nil {
+		return nil, err
+	}
+	if err := matmulCore(ctx, ea, eb, r, 1, 0); err != nil {
+		ctx.Pool.Release(r)
+		return nil, err
+	}
+	// Drop the dims added for 1-D operands.
+	final := append([]int{}, batch...)
+	if a.Dim() > 1 {
+		final = append(final, m)
+	}
+	if b.Dim() > 1 {
+		final = append(final, n)
+	}
+	if len(final) != len(full) {
+		h := ctx.header()
+		if _, err := h.View(r, final); err != nil {
+			return nil, err
+		}
+		ctx.Pool.Release(r)
+		r = h
+	}
+	return r, nil
+}
+
+func matmulKernel(ctx *Context, args, out []value.Value) error {
+	a, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	b, err := argTensor(args, 1, "other")
+	if err != nil {
+		return err
+	}
+	r, err := matmul(ctx, a, b)
+	if err != nil {
+		return err
+	}
+	out[0] = value.FromTensor(r)
+	return nil
+}
+
+func mvKernel(ctx *Context, args, out []value.Value) error {
+	a, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	v, err := argTensor(args, 1, "vec")
+	if err != nil {
+		return err
+	}
+	if a.Dim() != 2 || v.Dim() != 1 {
+		return errorf("vector + matrix @ vector expected, got %s and %s", a.Type(), v.Type())
+	}
+	return matmulKernel(ctx, args, out)
+}
+
+func dotKernel(ctx *Context, args, out []value.Value) error {
+	a, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	b, err := argTensor(args, 1, "tensor")
+	if err != nil {
+		return err
+	}
+	if a.Dim() != 1 || b.Dim() != 1 {
+		return errorf("1D tensors expected, but got %dD and %dD tensors", a.Dim(), b.Dim())
+	}
+	return matmulKernel(ctx, args, out)
+}
+
+func outerKernel(ctx *Context, args, out []value.Value) error {
+	a, err := argTensor(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	b, err := argTensor(args, 1, "vec2")
+	if err != nil {
+		return err
+	}
+	if a.Dim() != 1 || b.Dim() != 1 {
+		return errorf("outer expects 1D tensors, got %dD and %dD", a.Dim(), b.Dim())
+	}
+	ua, _ := new(tensor.Tensor).Unsqueeze(a, 1)
+	r, err := binary(ctx, opMul, value.FromTensor(ua), args[1], one)
+	if err != nil {
+		return err
+	}
+	out[0] = value.FromTensor(r)
+	return nil
+}
+
+// linear is input @ weight.T + bias over any leading dims.
+func linearKernel(ctx *Context, args, out []value.Value) error {
+	x, err := argTensor(args, 0, "input")
+	if err != nil {
+		return err
+	}
+	w, err := argTensor(args, 1, "weight")
+	if err != nil {
+		return err
+	}
+	bias, err := argOptTensor(args, 2, "bias")
+	if err != nil {
+		return err
+	}
+	if w.Dim() != 2 || x.Dim() == 0 || x.Size(-1) != w.Size(1) {
+		return errorf("input is %s but weight is %s: shapes cannot be multiplied", x.Type(), w.Type())
+	}
+	wt, _ := new(tensor.Tensor).Transpose(w, 0, 1)
+	if x.Dim() == 2 {
+		r, err := mm(ctx, x, wt, bias, 1, 1, "input", "weight")
+		if err != nil {
+			return err
+		}
+		out[0] = value.FromTensor(r)
+		return nil
+	}
+	r, err := matmul(ctx, x, wt)
+	if err != nil {
+		return err
+	}
+	if bias != nil {
+		s, err := binary(ctx, opAdd, value.FromTensor(r), args[2], one)
+		ctx.Pool.Release(r)
+		if err != nil {
+			return err
+		}
+		r = s
+	}
+	out[0] = value.FromTensor(r)
+	return nil
+}

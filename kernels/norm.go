@@ -1,0 +1,516 @@
+package kernels
+
+import (
+	"math"
+
+	"github.com/seam-rt/seam/kernels/internal/vec"
+	"github.com/seam-rt/seam/tensor"
+	"github.com/seam-rt/seam/value"
+)
+
+func init() {
+	register(nativeLayerNorm, "aten.native_layer_norm.default")
+	register(layerNorm, "aten.layer_norm.default")
+	register(rmsNorm, "aten.rms_norm.default")
+	register(batchNormNoTraining, "aten._native_batch_norm_legit_no_training.default")
+	register(batchNormLegit, "aten._native_batch_norm_legit.default")
+	register(groupNorm, "aten.native_group_norm.default")
+}
+
+// floatRows returns x as contiguous float32 (a temp when it is not), for
+// row-wise kernels.
+func floatRows(ctx *Context, x *tensor.Tensor) ([]float32, error) {
+	if x.DType() == tensor.Float32 && x.IsContiguous() {
+		return tensor.Contig[float32](x), nil
+	}
+	c, err := ctx.temp(tensor.Float32, x.Sizes())
+	if err != nil {
+		return nil, err
+	}
+	if err := tensor.Copy(c, x); err != nil {
+		return nil, err
+	}
+	return tensor.Contig[float32](c), nil
+}
+
+// affine reads an optional per-feature weight or bias of n elements.
+func affine(ctx *Context, t *tensor.Tensor, n int, name string) ([]float32, error) {
+	if t == nil {
+		return nil, nil
+	}
+	if t.Numel() != n {
+		return nil, errorf("%s is %s but the normalized shape has %d elements", name, t.Type(), n)
+	}
+	return floatRows(ctx, t)
+}
+
+// layerNormCore normalises the trailing dims of x (N elements per row);
+// mean and rstd may be nil.
+func layerNormCore(ctx *Context, x *tensor.Tensor, normalized []int, w, b *tensor.Tensor, eps float64) (out, mean, rstd *tensor.Tensor, err error) {
+	defer ctx.releaseTemps()
+	axis := x.Dim() - len(normalized)
+	if axis < 0 || !tensor.EqualInts(x.Sizes()[axis:], normalized) {
+		n := append([]int(nil), normalized...)
+		return nil, nil, nil, errorf("given normalized_shape=%v, expected input with shape [*, %v], but got input of size %v", n, n, x.Sizes())
+	}
+	if !x.DType().IsFloat() {
+		return nil, nil, nil, dtypeErr("layer_norm", x.DType())
+	}
+	n := tensor.Numel(normalized)
+	rows := 1
+	for _, s := range x.Sizes()[:axis] {
+		rows *= s
+	}
+	in, err := floatRows(ctx, x)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	gw, err := affine(ctx, w, n, "weight")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	gb, err := affine(ctx, b, n, "bias")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if out, err = ctx.empty(x.DType(), x.Sizes()); err != nil {
+		return nil, nil, nil, err
+	}
+	var statShape [8]int
+	ss := append(statShape[:0], x.Sizes()[:axis]...)
+	for range normalized {
+		ss = append(ss, 1)
+	}
+	if mean, err = ctx.empty(x.DType(), ss); err != nil {
+		return nil, nil, nil, err
+	}
+	if rstd, err = ctx.empty(x.DType(), ss); err != nil {
+		return nil, nil, nil, err
+	}
+	o := tensor.Contig[float32](out)
+	dst := o
+	if x.DType() != tensor.Float32 {
+		t, err := ctx.temp(tensor.Float32, x.Sizes())
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		dst = tensor.Contig[float32](t)
+		defer func() { _ = tensor.Copy(out, t) }()
+	}
+	means, rstds := ctx.scratchF64(2 * rows)[:rows], ctx.scratchF64(2 * rows)[rows:]
+	for r := 0; r < rows; r++ {
+		row := in[r*n : (r+1)*n]
+		m, rs := layerNormRow(dst[r*n:(r+1)*n], row, gw, gb, eps)
+		means[r], rstds[r] = m, rs
+	}
+	writeFloats(mean, means)
+	writeFloats(rstd, rstds)
+	return out, mean, rstd, nil
+}
+
+// layerNormRow follows ATen's CPU kernel: moments in higher precision, then
+// y = (x - mean) * rstd * gamma + beta in float32.
+func layerNormRow(o, x, g, b []float32, eps float64) (float64, float64) {
+	if len(x) == 0 {
+		return 0, math.Inf(1)
+	}
+	mean, variance := vec.MeanVar(x)
+	rstd := 1 / math.Sqrt(math.Max(variance, 0)+eps)
+	m32, r32 := float32(mean), float32(rstd)
+	o = o[:len(x)]
+	if g != nil && b != nil {
+		vec.Normalize(o, x, g, b, m32, r32)
+		return mean, rstd
+	}
+	for i, v := range x {
+		y := (v - m32) * r32
+		if g != nil {
+			y *= g[i]
+		}
+		if b != nil {
+			y += b[i]
+		}
+		o[i] = y
+	}
+	return mean, rstd
+}
+
+func layerNormArgs(args []value.Value, buf []int) (x, w, b *tensor.Tensor, normalized []int, eps float64, err error) {
+	if x, err = argTensor(args, 0, "input"); err != nil {
+		return
+	}
+	if normalized, err = argInts(args, 1, "normalized_shape", buf); err != nil {
+		return
+	}
+	if w, err = argOptTensor(args, 2, "weight"); err != nil {
+		return
+	}
+	if b, err = argOptTensor(args, 3, "bias"); err != nil {
+		return
+	}
+	eps, err = argDouble(args, 4, "eps")
+	return
+}
+
+func nativeLayerNorm(ctx *Context, args, out []value.Value) error {
+	var buf [8]int
+	x, w, b, normalized, eps, err := layerNormArgs(args, buf[:0])
+	if err != nil {
+		return err
+	}
+	o, m, r, err := layerNormCore(ctx, x, normalized, w, b, eps)
+	if err != nil {
+		return err
+	}
+	out[0], out[1], out[2] = value.FromTensor(o), value.FromTensor(m), value.FromTensor(r)
+	return nil
+}
+
+func layerNorm(ctx *Context, args, out []value.Value) error {
+	var buf [8]int
+	x, w, b, normalized, eps, err := layerNormArgs(args, buf[:0])
+	if err != nil {
+		return err
+	}
+	o, m, r, err := layerNormCore(ctx, x, normalized, w, b, eps)
+	if err != nil {
+		return err
+	}
+	ctx.Pool.Release(m)
+	ctx.Pool.Release(r)
+	out[0] = value.FromTensor(o)
+	return nil
+}
+
+// rmsNorm is ATen's composite rms_norm: x * rsqrt(mean(x^2) + eps) * weight
+// in float32 (opmath), with eps defaulting to the dtype's machine epsilon.
+func rmsNorm(ctx *Context, args, out []value.Value) error {
+	defer ctx.releaseTemps()
+	x, err := argTensor(args, 0, "input")
+	if err != nil {
+		return err
+	}
+	var buf [8]int
+	normalized, err := argInts(args, 1, "normalized_shape", buf[:0])
+	if err != nil {
+		return err
+	}
+	w, err := argOptTensor(args, 2, "weight")
+	if err != nil {
+		return err
+	}
+	eps := epsilonOf(x.DType())
+	if !args[3].IsNone() {
+		if eps, err = argDouble(args, 3, "eps"); err != nil {
+			return err
+		}
+	}
+	axis := x.Dim() - len(normalized)
+	if axis < 0 || !tensor.EqualInts(x.Sizes()[axis:], normalized) {
+		n := append([]int(nil), normalized...)
+		return errorf("given normalized_shape=%v, expected input with shape [*, %v], but got input of size %v", n, n, x.Sizes())
+	}
+	if !x.DType().IsFloat() {
+		return dtypeErr("rms_norm", x.DType())
+	}
+	n := tensor.Numel(normalized)
+	in, err := floatRows(ctx, x)
+	if err != nil {
+		return err
+	}
+	g, err := affine(ctx, w, n, "weight")
+	if err != nil {
+		return err
+	}
+	res, err := ctx.empty(x.DType(), x.Sizes())
+	if err != nil {
+		return err
+	}
+	o := tensor.Contig[float32](res)
+	tmp := res
+	if x.DType() != tensor.Float32 {
+		if tmp, err = ctx.temp(tensor.Float32, x.Sizes()); err != nil {
+			return err
+		}
+		o = tensor.Contig[float32](tmp)
+	}
+	for r := 0; n > 0 && r+n <= len(in); r += n {
+		row, dst := in[r:r+n], o[r:r+n]
+		ss := 0.0
+		for _, v := range row {
+			ss += float64(v) * float64(v)
+		}
+		scale := float32(1 / math.Sqrt(ss/float64(n)+eps))
+		for i, v := range row {
+			y := v * scale
+			if g != nil {
+				y *= g[i]
+			}
+			dst[i] = y
+		}
+	}
+	if tmp != res {
+		if err := tensor.Copy(res, tmp); err != nil {
+			return err
+		}
+	}
+	out[0] = value.FromTensor(res)
+	return nil
+}
+
+func epsilonOf(dt tensor.DType) float64 {
+	switch dt {
+	case tensor.Float64:
+		return 2.220446049250313e-16
+	case tensor.Float16:
+		return 0.0009765625
+	case tensor.BFloat16:
+		return 0.0078125
+	}
+	return 1.1920928955078125e-07
+}
+
+// batchNormEval normalises per channel (dim 1) with given statistics, as
+// ATen's CPU inference path: y = x*alpha + beta with alpha = w/sqrt(var+eps)
+// and beta = b - mean*alpha.
+func batchNormEval(ctx *Context, x, w, b, mean, variance *tensor.Tensor, eps float64) (*tensor.Tensor, error) {
+	defer ctx.releaseTemps()
+	if x.Dim() < 2 {
+		return nil, errorf("batch_norm expects an input with at least 2 dims, got %s", x.Type())
+	}
+	if !x.DType().IsFloat() {
+		return nil, dtypeErr("batch_norm", x.DType())
+	}
+	c := x.Size(1)
+	var stats [4][]float64
+	buf := ctx.scratchF64(4 * c)
+	for i, t := range [...]*tensor.Tensor{w, b, mean, variance} {
+		if t == nil {
+			continue
+		}
+		if t.Numel() != c {
+			return nil, errorf("batch_norm: expected %d per-channel values, got %s", c, t.Type())
+		}
+		stats[i] = buf[i*c : (i+1)*c]
+		readFloats(stats[i], t)
+	}
+	ab := ctx.scratchF32(2 * c)
+	alpha, beta := ab[:c], ab[c:]
+	for ch := 0; ch < c; ch++ {
+		m, v := 0.0, 1.0
+		if stats[2] != nil {
+			m = stats[2][ch]
+		}
+		if stats[3] != nil {
+			v = stats[3][ch]
+		}
+		a := 1 / math.Sqrt(v+eps)
+		if stats[0] != nil {
+			a *= stats[0][ch]
+		}
+		bb := -m * a
+		if stats[1] != nil {
+			bb += stats[1][ch]
+		}
+		alpha[ch], beta[ch] = float32(a), float32(bb)
+	}
+	in, err := floatRows(ctx, x)
+	if err != nil {
+		return nil, err
+	}
+	out, err := ctx.empty(x.DType(), x.Sizes())
+	if err != nil {
+		return nil, err
+	}
+	dstT := out
+	if x.DType() != tensor.Float32 {
+		if dstT, err = ctx.temp(tensor.Float32, x.Sizes()); err != nil {
+			return nil, err
+		}
+	}
+	o := tensor.Contig[float32](dstT)
+	inner := 1
+	for _, s := range x.Sizes()[2:] {
+		inner *= s
+	}
+	for i := 0; i*inner < len(in) && inner > 0; i++ {
+		ch := i % c
+		a, bb := alpha[ch], beta[ch]
+		vec.ScaleAdd(o[i*inner:(i+1)*inner], in[i*inner:(i+1)*inner], a, bb)
+	}
+	if dstT != out {
+		if err := tensor.Copy(out, dstT); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func batchNormArgs(args []value.Value, meanArg int) (x, w, b, m, v *tensor.Tensor, err error) {
+	if x, err = argTensor(args, 0, "input"); err != nil {
+		return
+	}
+	if w, err = argOptTensor(args, 1, "weight"); err != nil {
+		return
+	}
+	if b, err = argOptTensor(args, 2, "bias"); err != nil {
+		return
+	}
+	if m, err = argTensor(args, meanArg, "running_mean"); err != nil {
+		return
+	}
+	v, err = argTensor(args, meanArg+1, "running_var")
+	return
+}
+
+// emptyStats are the zero-size save_mean/save_invstd that inference batch
+// norm returns.
+func emptyStats(ctx *Context, dt tensor.DType, out []value.Value) error {
+	zero := [1]int{0}
+	for i := 1; i <= 2; i++ {
+		t, err := ctx.empty(dt, zero[:])
+		if err != nil {
+			return err
+		}
+		out[i] = value.FromTensor(t)
+	}
+	return nil
+}
+
+func batchNormNoTraining(ctx *Context, args, out []value.Value) error {
+	x, w, b, m, v, err := batchNormArgs(args, 3)
+	if err != nil {
+		return err
+	}
+	eps, err := argDouble(args, 6, "eps")
+	if err != nil {
+		return err
+	}
+	r, err := batchNormEval(ctx, x, w, b, m, v, eps)
+	if err != nil {
+		return err
+	}
+	out[0] = value.FromTensor(r)
+	return emptyStats(ctx, x.DType(), out)
+}
+
+func batchNormLegit(ctx *Context, args, out []value.Value) error {
+	training, err := argBool(args, 5, "training")
+	if err != nil {
+		return err
+	}
+	if training {
+		return errorf("training-mode batch norm (which updates running statistics) is not supported")
+	}
+	x, w, b, m, v, err := batchNormArgs(args, 3)
+	if err != nil {
+		return err
+	}
+	eps, err := argDouble(args, 7, "eps")
+	if err != nil {
+		return err
+	}
+	r, err := batchNormEval(ctx, x, w, b, m, v, eps)
+	if err != nil {
+		return err
+	}
+	out[0] = value.FromTensor(r)
+	return emptyStats(ctx, x.DType(), out)
+}
+
+// groupNorm is native_group_norm: statistics per (sample, group), affine
+// per channel; returns (out, mean [N, G], rstd [N, G]).
+func groupNorm(ctx *Context, args, out []value.Value) error {
+	defer ctx.releaseTemps()
+	x, err := argTensor(args, 0, "input")
+	if err != nil {
+		return err
+	}
+	w, err := argOptTensor(args, 1, "weight")
+	if err != nil {
+		return err
+	}
+	b, err := argOptTensor(args, 2, "bias")
+	if err != nil {
+		return err
+	}
+	var ints [4]int
+	for i, name := range []string{"N", "C", "HxW", "group"} {
+		if ints[i], err = argInt(args, 3+i, name); err != nil {
+			return err
+		}
+	}
+	eps, err := argDouble(args, 7, "eps")
+	if err != nil {
+		return err
+	}
+	n, c, hw, g := ints[0], ints[1], ints[2], ints[3]
+	if g <= 0 || c%g != 0 || n*c*hw != x.Numel() || !x.DType().IsFloat() {
+		return errorf("input %s does not match N=%d C=%d HxW=%d group=%d", x.Type(), n, c, hw, g)
+	}
+	in, err := floatRows(ctx, x)
+	if err != nil {
+		return err
+	}
+	gw, err := affine(ctx, w, c, "weight")
+	if err != nil {
+		return err
+	}
+	gb, err := affine(ctx, b, c, "bias")
+	if err != nil {
+		return err
+	}
+	res, err := ctx.empty(x.DType(), x.Sizes())
+	if err != nil {
+		return err
+	}
+	o := tensor.Contig[float32](res)
+	if x.DType() != tensor.Float32 {
+		t, err := ctx.temp(tensor.Float32, x.Sizes())
+		if err != nil {
+			return err
+		}
+		o = tensor.Contig[float32](t)
+		defer func() { _ = tensor.Copy(res, t) }()
+	}
+	stat := [2]int{n, g}
+	mt, err := ctx.empty(x.DType(), stat[:])
+	if err != nil {
+		return err
+	}
+	rt, err := ctx.empty(x.DType(), stat[:])
+	if err != nil {
+		return err
+	}
+	means, rstds := make([]float64, n*g), make([]float64, n*g)
+	per := c / g * hw
+	for i := 0; i < n*g; i++ {
+		block := in[i*per : (i+1)*per]
+		s := 0.0
+		for _, v := range block {
+			s += float64(v)
+		}
+		mean := s / float64(max(per, 1))
+		ss := 0.0
+		for _, v := range block {
+			ss += (float64(v) - mean) * (float64(v) - mean)
+		}
+		rstd := 1 / math.Sqrt(ss/float64(max(per, 1))+eps)
+		means[i], rstds[i] = mean, rstd
+		for j, v := range block {
+			ch := (i%g)*(c/g) + j/max(hw, 1)
+			y := (v - float32(mean)) * float32(rstd)
+			if gw != nil {
+				y *= gw[ch]
+			}
+			if gb != nil {
+				y += gb[ch]
+			}
+			o[i*per+j] = y
+		}
+	}
+	writeFloats(mt, means)
+	writeFloats(rt, rstds)
+	out[0], out[1], out[2] = value.FromTensor(res), value.FromTensor(mt), value.FromTensor(rt)
+	return nil
+}

@@ -1,0 +1,115 @@
+package kernels
+
+import (
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+
+	"github.com/seam-rt/seam/ops"
+	"github.com/seam-rt/seam/value"
+)
+
+// Kernel runs one op: args in schema order (defaults filled), results into
+// out (one slot per schema return). See the package documentation.
+type Kernel func(ctx *Context, args []value.Value, out []value.Value) error
+
+var registry = map[string]Kernel{}
+
+// register adds kernels for targets (without "torch.ops."). Each is wrapped
+// so that errors and recovered panics name the target, and so that a short
+// argument or result slice is an error rather than a crash.
+func register(k Kernel, targets ...string) {
+	for _, target := range targets {
+		s, ok := ops.Lookup(target)
+		if !ok {
+			panic("kernels: no schema for " + target)
+		}
+		if _, dup := registry[target]; dup {
+			panic("kernels: duplicate kernel for " + target)
+		}
+		registry[target] = wrap(target, len(s.Args), len(s.Returns), k)
+	}
+}
+
+func wrap(target string, nargs, nret int, k Kernel) Kernel {
+	return func(ctx *Context, args, out []value.Value) (err error) {
+		if len(args) < nargs {
+			return fmt.Errorf("%s: %d arguments, the schema has %d", target, len(args), nargs)
+		}
+		if len(out) < nret {
+			return fmt.Errorf("%s: %d result slots, the schema returns %d", target, len(out), nret)
+		}
+		defer func() {
+			if r := recover(); r != nil {
+				if re, ok := r.(runtime.Error); ok {
+					err = fmt.Errorf("%s: internal error: %v", target, re)
+					return
+				}
+				err = fmt.Errorf("%s: internal error: %v", target, r)
+			}
+		}()
+		if err := k(ctx, args, out); err != nil {
+			return fmt.Errorf("%s: %w", target, err)
+		}
+		return nil
+	}
+}
+
+// Lookup finds the kernel for a target ("aten.add.Tensor"; a leading
+// "torch.ops." is accepted).
+func Lookup(target string) (Kernel, bool) {
+	k, ok := registry[strings.TrimPrefix(target, "torch.ops.")]
+	return k, ok
+}
+
+// Targets lists the targets that have kernels, sorted.
+func Targets() []string {
+	out := make([]string, 0, len(registry))
+	for t := range registry {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+var executorOwned = map[string]bool{
+	"aten.sym_size.int": true, "aten.sym_numel.default": true, "aten.sym_stride.int": true,
+	"aten.sym_storage_offset.default": true, "aten._assert_scalar.default": true,
+	"aten.sym_constrain_range.default": true, "aten.sym_constrain_range_for_size.default": true,
+}
+
+// ExecutorOwned reports targets that the executor runs itself rather than
+// through a kernel: symbolic size queries, Python scalar functions,
+// runtime asserts on scalars and higher-order ops.
+func ExecutorOwned(target string) bool {
+	target = strings.TrimPrefix(target, "torch.ops.")
+	if executorOwned[target] {
+		return true
+	}
+	if s, ok := ops.Lookup(target); ok && s.Kind != ops.ATen {
+		return true
+	}
+	return false
+}
+
+// Missing lists, sorted and without duplicates, the targets that neither
+// have a kernel nor are executor-owned, so that a runtime can report every
+// unsupported op at once before it runs anything.
+func Missing(targets []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range targets {
+		key := strings.TrimPrefix(t, "torch.ops.")
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if _, ok := registry[key]; ok || ExecutorOwned(key) {
+			continue
+		}
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
