@@ -1,0 +1,73 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/fixtures"
+	"github.com/seam-rt/seam/lower"
+	"github.com/seam-rt/seam/partition"
+	"github.com/seam-rt/seam/pt2"
+	"github.com/seam-rt/seam/runtime"
+)
+
+// TestDelegatedMatrix lowers every fixture for every built-in profile under
+// every policy lowering accepts, writes the lowered program, reads it back,
+// runs every reference case through the delegates, and compares with
+// PyTorch's outputs: the cut program computes what the original computed.
+func TestDelegatedMatrix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the full matrix runs without -short")
+	}
+	dir := t.TempDir()
+	for _, model := range fixtures.Models() {
+		a, err := pt2.Open(fixtures.Model(model))
+		if err != nil {
+			t.Fatal(err)
+		}
+		orig, _ := a.Program()
+		cases := loadCases(t, model)
+		for _, bn := range backend.BuiltinNames() {
+			prof, _ := backend.Builtin(bn)
+			for _, pol := range lower.Policies() {
+				name := model + "/" + bn + "/" + pol.String()
+				res, err := lower.Lower(orig, prof, lower.Options{Policy: pol, Propose: partition.Proposer})
+				var refusal *lower.Error
+				if errors.As(err, &refusal) {
+					continue
+				}
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+					continue
+				}
+				path := filepath.Join(dir, "low.pt2")
+				if err := pt2.WriteFile(path, res.Archive()); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				la, err := pt2.Open(path)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				p, err := runtime.LoadArchive(la)
+				if err != nil {
+					t.Errorf("%s: load: %v", name, err)
+					la.Close()
+					continue
+				}
+				for _, c := range cases {
+					outs, err := p.Run(context.Background(), c.Inputs)
+					if err != nil {
+						t.Errorf("%s %s: %v", name, filepath.Base(c.Dir), err)
+						break
+					}
+					checkOutputs(t, name+" "+filepath.Base(c.Dir), outs, c.Outputs)
+				}
+				la.Close()
+			}
+		}
+		a.Close()
+	}
+}

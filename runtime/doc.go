@@ -1,0 +1,20 @@
+// Package runtime runs exported programs in Go. Load compiles a program
+// once: it resolves every op to a kernel (reporting all ops without one at
+// once), binds arguments to schema order, plans when each intermediate value
+// dies, and loads the weights (zero-copy from the archive's bytes). Run
+// then executes it on actual inputs, as many times as wanted and from many
+// goroutines at once.
+//
+// Before any kernel runs, Run checks the inputs against the signature:
+// count, dtype, rank and static sizes, binds every symbol from the actual
+// sizes (and int user inputs), and checks each against its range, so a bad
+// input is an error naming the input, the dim and the symbol, never a
+// crash inside a kernel.
+//
+// Values are tagged (package value): tensors, and symbolic scalars as the
+// plain ints, doubles and bools the runtime passes them as. The executor
+// evaluates scalar ops itself (sym_size, _operator.*, math.*, torch.sym_*),
+// runs higher_order.cond branches, keeps mutated buffers as program state
+// across runs, and calls delegates (lowered modules) through the backend
+// registry, checking every argument against the backend's contract first.
+package runtime

@@ -1,0 +1,116 @@
+package runtime_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/seam-rt/seam/fixtures"
+	"github.com/seam-rt/seam/npy"
+	"github.com/seam-rt/seam/pt2"
+	"github.com/seam-rt/seam/runtime"
+	"github.com/seam-rt/seam/tensor"
+	"github.com/seam-rt/seam/value"
+)
+
+// Case is one reference case of a fixture: its inputs and the outputs
+// PyTorch computed.
+type Case struct {
+	Dir     string
+	Inputs  []value.Value
+	Outputs []*tensor.Tensor
+}
+
+func loadCases(t testing.TB, model string) []Case {
+	t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(fixtures.ModelDir(model), "io", "case*"))
+	sort.Strings(dirs)
+	var cases []Case
+	for _, dir := range dirs {
+		c := Case{Dir: dir}
+		for i := 0; ; i++ {
+			path := filepath.Join(dir, fmt.Sprintf("in_%d.npy", i))
+			if _, err := os.Stat(path); err != nil {
+				break
+			}
+			x, err := npy.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Inputs = append(c.Inputs, runtime.InputValue(x))
+		}
+		for j := 0; ; j++ {
+			path := filepath.Join(dir, fmt.Sprintf("out_%d.npy", j))
+			if _, err := os.Stat(path); err != nil {
+				break
+			}
+			y, err := npy.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Outputs = append(c.Outputs, y)
+		}
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+func loadProgram(t testing.TB, model string) *runtime.Program {
+	t.Helper()
+	a, err := pt2.Open(fixtures.Model(model))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	p, err := runtime.LoadArchive(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestFixtureCases runs every case of every fixture and compares with
+// PyTorch's outputs (rtol 1e-4, atol 1e-5; exact for ints and bools).
+// buffer_mutation's cases run in order on one program: each sees the
+// state the one before left.
+func TestFixtureCases(t *testing.T) {
+	for _, model := range fixtures.Models() {
+		t.Run(model, func(t *testing.T) {
+			p := loadProgram(t, model)
+			cases := loadCases(t, model)
+			if len(cases) == 0 {
+				t.Fatal("no cases")
+			}
+			for _, c := range cases {
+				if len(c.Inputs) == 0 || len(c.Outputs) == 0 {
+					t.Fatalf("%s: no inputs or outputs", c.Dir)
+				}
+				outs, err := p.Run(context.Background(), c.Inputs)
+				if err != nil {
+					t.Fatalf("%s: %v", filepath.Base(c.Dir), err)
+				}
+				checkOutputs(t, filepath.Base(c.Dir), outs, c.Outputs)
+			}
+		})
+	}
+}
+
+func checkOutputs(t testing.TB, name string, got []value.Value, want []*tensor.Tensor) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d outputs, want %d", name, len(got), len(want))
+	}
+	for j := range want {
+		g, err := runtime.OutputTensor(got[j])
+		if err != nil {
+			t.Errorf("%s: output %d: %v", name, j, err)
+			continue
+		}
+		if _, err := tensor.AllClose(g, want[j], 1e-4, 1e-5); err != nil {
+			t.Errorf("%s: output %d: %v", name, j, err)
+		}
+	}
+}

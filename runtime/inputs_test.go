@@ -1,0 +1,90 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/seam-rt/seam/runtime"
+	"github.com/seam-rt/seam/tensor"
+	"github.com/seam-rt/seam/value"
+)
+
+func i64(t *testing.T, sizes ...int) value.Value {
+	x, err := tensor.New(tensor.Int64, sizes...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return value.FromTensor(x)
+}
+
+// TestBadInputs: every wrong input is an error naming the input, the dim
+// and the symbol, found before any kernel runs.
+func TestBadInputs(t *testing.T) {
+	gpt2 := loadProgram(t, "gpt2_tiny")
+	symint := loadProgram(t, "symint_input")
+	f32 := func(sizes ...int) value.Value {
+		x, _ := tensor.New(tensor.Float32, sizes...)
+		return value.FromTensor(x)
+	}
+	cases := []struct {
+		name   string
+		p      *runtime.Program
+		inputs []value.Value
+		want   []string
+	}{
+		{"too few inputs", gpt2, []value.Value{i64(t, 1, 5)}, []string{"takes 2 user inputs", "got 1"}},
+		{"wrong dtype", gpt2, []value.Value{f32(1, 5), i64(t, 1, 5)}, []string{"input input_ids", "dtype is f32, want i64"}},
+		{"wrong rank", gpt2, []value.Value{i64(t, 5), i64(t, 1, 5)}, []string{"input input_ids", "1 dims", "want 2"}},
+		{"static dim", gpt2, []value.Value{i64(t, 2, 5), i64(t, 2, 5)}, []string{"input input_ids", "dim 0 is 2, want 1"}},
+		{"outside range", gpt2, []value.Value{i64(t, 1, 500), i64(t, 1, 500)}, []string{"s53 = 500 outside [2, 200]"}},
+		{"symbols disagree", gpt2, []value.Value{i64(t, 1, 5), i64(t, 1, 7)},
+			[]string{"s53", "input input_ids dim 1", "input attention_mask dim 1"}},
+		{"tensor for an int", symint, []value.Value{f32(3, 10), f32(3)}, []string{"input n", "want an int"}},
+		{"int outside range", symint, []value.Value{f32(3, 10), value.FromInt(100)}, []string{"s86 = 100 outside [0, 64]"}},
+		{"none for a tensor", symint, []value.Value{value.NoneValue(), value.FromInt(3)}, []string{"input x", "want a tensor f32[3, s27]"}},
+	}
+	for _, c := range cases {
+		_, err := c.p.Run(context.Background(), c.inputs)
+		var ie *runtime.InputError
+		if !errors.As(err, &ie) {
+			t.Errorf("%s: %v, want an InputError", c.name, err)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %q does not say %q", c.name, err, w)
+			}
+		}
+	}
+}
+
+func TestConcurrentRuns(t *testing.T) {
+	p := loadProgram(t, "gpt2_tiny")
+	cases := loadCases(t, "gpt2_tiny")
+	done := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		go func(g int) {
+			c := cases[g%len(cases)]
+			for i := 0; i < 5; i++ {
+				outs, err := p.Run(context.Background(), c.Inputs)
+				if err != nil {
+					done <- err
+					return
+				}
+				got, _ := runtime.OutputTensor(outs[0])
+				if _, err := tensor.AllClose(got, c.Outputs[0], 1e-4, 1e-5); err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}(g)
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}

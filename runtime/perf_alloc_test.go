@@ -1,0 +1,57 @@
+package runtime
+
+import (
+	"context"
+	"testing"
+
+	"github.com/seam-rt/seam/value"
+)
+
+// graphArgs builds the graph inputs of a run as Program.run does.
+func graphArgs(p *Program, inputs []value.Value) []value.Value {
+	args := make([]value.Value, len(p.sources))
+	for i, s := range p.sources {
+		switch s.kind {
+		case fromUser:
+			args[i] = inputs[s.user]
+		case fromWeight:
+			args[i] = s.weight
+		case fromState:
+			args[i] = p.state[s.target]
+		case fromConstant:
+			args[i] = s.lit
+		}
+	}
+	return args
+}
+
+// In steady state the executor and the kernels allocate nothing per op: a
+// run allocates the slice of results and, per output, the tensor the
+// caller keeps, which the pool never gets back: its header, sizes,
+// strides, storage and bytes, plus a slice or two regrown as pooled
+// headers change hands; whatever the number of steps.
+func TestSteadyStateRunAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
+	for _, c := range []struct{ model, cs string }{
+		{"gpt2_tiny", "case3"}, {"bert_tiny", "case3"}, {"cnn", "case2"}, {"gpt2_l12", "case1"}, {"mlp", "case3"},
+	} {
+		p := loadFixture(t, c.model, true)
+		args := graphArgs(p, caseInputs(t, c.model, c.cs))
+		f := newFrame()
+		ctx := context.Background()
+		outs, err := f.run(ctx, p.plan, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		allocs := testing.AllocsPerRun(5, func() {
+			if _, err := f.run(ctx, p.plan, args); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if limit := float64(1 + 8*len(outs)); allocs > limit {
+			t.Errorf("%s: %v allocations per run of %d steps, want at most %v", c.model, allocs, len(p.plan.steps), limit)
+		}
+	}
+}

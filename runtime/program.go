@@ -1,0 +1,399 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/pt2"
+	"github.com/seam-rt/seam/sym"
+	"github.com/seam-rt/seam/tensor"
+	"github.com/seam-rt/seam/value"
+)
+
+// Options describe what a program needs besides itself.
+type Options struct {
+	// Modules and Delegates are a lowered program's modules and their
+	// delegate records (backend, compile options, contract).
+	Modules   map[string]*ir.Program
+	Delegates map[string]*pt2.Delegate
+}
+
+// Program is a loaded program: compiled once, run many times, safe for
+// concurrent runs. A program that mutates buffers keeps them as state
+// across runs; its runs are serialised so each sees the last one's state.
+type Program struct {
+	ir    *ir.Program
+	plan  *graphPlan
+	users []userInput
+	// sources says where each graph input comes from.
+	sources []source
+	ranges  map[string]sym.Range
+	// outputs lists, per graph output, its spec kind and target.
+	outputs []ir.OutputSpec
+	nUser   int
+
+	mu      sync.Mutex
+	state   map[string]value.Value // buffer FQN -> current value
+	mutates bool
+	frames  sync.Pool
+	calls   []*delegateCall
+}
+
+type sourceKind uint8
+
+const (
+	fromUser sourceKind = iota
+	fromWeight
+	fromState
+	fromConstant
+)
+
+type source struct {
+	kind   sourceKind
+	user   int         // fromUser: index among user inputs
+	weight value.Value // fromWeight: the loaded tensor
+	target string      // fromState: buffer FQN
+	lit    value.Value // fromConstant
+}
+
+// userInput is one user input as Run checks it.
+type userInput struct {
+	name string
+	typ  ir.ValueType
+	meta *ir.TensorMeta
+	// dims are the parsed sizes of a tensor input (nil entries are static).
+	dims []*sym.Expr
+	// expr is a SymInt input's expression.
+	expr *sym.Expr
+}
+
+// Loader compiles programs; it carries what modules need across the load.
+type Loader struct {
+	opt   Options
+	calls []*delegateCall
+}
+
+// LoadArchive loads an archive's main program and, for a lowered program,
+// its modules through their backends.
+func LoadArchive(a *pt2.Archive) (*Program, error) {
+	p, err := a.Program()
+	if err != nil {
+		return nil, err
+	}
+	modules := map[string]*ir.Program{}
+	for name, m := range a.Programs {
+		if name != pt2.MainModel {
+			modules[name] = m
+		}
+	}
+	return Load(p, Options{Modules: modules, Delegates: a.Delegates})
+}
+
+// Load compiles a program. Every op without a kernel is reported at once
+// (MissingKernelsError), before anything runs.
+func Load(p *ir.Program, opt Options) (*Program, error) {
+	l := &Loader{opt: opt}
+	missing := map[string]bool{}
+	plan, err := l.compileGraph("", p.Graph, missing)
+	if err != nil {
+		return nil, err
+	}
+	if len(missing) > 0 {
+		e := &MissingKernelsError{}
+		for t := range missing {
+			e.Targets = append(e.Targets, t)
+		}
+		sort.Strings(e.Targets)
+		return nil, e
+	}
+	prog := &Program{ir: p, plan: plan, ranges: map[string]sym.Range{}, state: map[string]value.Value{}, calls: l.calls}
+	prog.frames.New = func() any { return newFrame() }
+	for name, rc := range p.RangeConstraints {
+		prog.ranges[name] = sym.IntRangeBounds(rc.Min, rc.Max)
+	}
+	if err := prog.loadSources(); err != nil {
+		return nil, err
+	}
+	prog.outputs = p.Signature.Outputs
+	for _, o := range prog.outputs {
+		switch o.Kind {
+		case ir.OutputUser:
+			prog.nUser++
+		case ir.OutputBufferMutation:
+			prog.mutates = true
+		}
+	}
+	return prog, nil
+}
+
+// loadSources decides, per graph input, where its value comes from, and
+// loads the weights.
+func (p *Program) loadSources() error {
+	g := p.ir.Graph
+	specs := p.ir.Signature.Inputs
+	if len(specs) != len(g.Inputs) {
+		return fmt.Errorf("graph has %d inputs but the signature %d", len(g.Inputs), len(specs))
+	}
+	mutated := map[string]bool{}
+	for _, o := range p.ir.Signature.Outputs {
+		if o.Kind == ir.OutputBufferMutation {
+			mutated[o.Target] = true
+		}
+	}
+	for i, s := range specs {
+		switch s.Kind {
+		case ir.InputUser:
+			ui, err := p.userInput(s.Arg)
+			if err != nil {
+				return err
+			}
+			p.sources = append(p.sources, source{kind: fromUser, user: len(p.users)})
+			p.users = append(p.users, ui)
+		case ir.InputParameter, ir.InputBuffer, ir.InputTensorConstant:
+			w, ok := p.ir.Weight(s.Target)
+			if !ok {
+				return fmt.Errorf("weight %s of input %s is missing", s.Target, s.Arg.Name)
+			}
+			t, err := loadWeight(w)
+			if err != nil {
+				return fmt.Errorf("weight %s: %w", s.Target, err)
+			}
+			if s.Kind == ir.InputBuffer && mutated[s.Target] {
+				p.state[s.Target] = value.FromTensor(t)
+				p.sources = append(p.sources, source{kind: fromState, target: s.Target})
+				continue
+			}
+			p.sources = append(p.sources, source{kind: fromWeight, weight: value.FromTensor(t)})
+		case ir.InputConstant:
+			lit, err := (&compiler{}).compileArg(&g.Inputs[i])
+			if err != nil {
+				return fmt.Errorf("constant input %s: %w", s.Name, err)
+			}
+			p.sources = append(p.sources, source{kind: fromConstant, lit: lit.lit})
+		default:
+			return fmt.Errorf("input %s: seam cannot run %s inputs", s.PlaceholderName(), s.Kind)
+		}
+	}
+	return nil
+}
+
+func (p *Program) userInput(a ir.Argument) (userInput, error) {
+	g := p.ir.Graph
+	ui := userInput{name: a.Name, typ: g.TypeOf(a.Name)}
+	switch ui.typ {
+	case ir.ValueTensor:
+		ui.meta = g.TensorValues[a.Name]
+		ui.dims = make([]*sym.Expr, len(ui.meta.Sizes))
+		for d, s := range ui.meta.Sizes {
+			if s.Expr != nil {
+				e, err := sym.Parse(s.Expr.Expr)
+				if err != nil {
+					return ui, fmt.Errorf("input %s dim %d: %w", a.Name, d, err)
+				}
+				ui.dims[d] = e
+			}
+		}
+	case ir.ValueSymInt:
+		if s := g.SymIntValues[a.Name]; s.Expr != nil {
+			e, err := sym.Parse(s.Expr.Expr)
+			if err != nil {
+				return ui, fmt.Errorf("input %s: %w", a.Name, err)
+			}
+			ui.expr = e
+		}
+	case ir.ValueSymFloat, ir.ValueSymBool:
+	default:
+		if a.Kind == ir.ArgTensor {
+			return ui, fmt.Errorf("input %s has no metadata", a.Name)
+		}
+		ui.typ = ir.ValueUnknown
+	}
+	return ui, nil
+}
+
+func loadWeight(w *ir.Weight) (*tensor.Tensor, error) {
+	if w.UsePickle || w.Meta == nil {
+		return nil, fmt.Errorf("pickled weights (tensor subclasses, custom objects) are not supported")
+	}
+	m := w.Meta
+	sizes, strides := make([]int, len(m.Sizes)), make([]int, len(m.Strides))
+	for i, s := range m.Sizes {
+		sizes[i] = int(s.Int)
+	}
+	for i, s := range m.Strides {
+		strides[i] = int(s.Int)
+	}
+	data, err := w.ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	dt := tensor.DType(m.DType)
+	if len(data) == 0 {
+		return tensor.New(dt, sizes...)
+	}
+	return tensor.FromBytes(dt, sizes, strides, int(m.StorageOffset.Int), data)
+}
+
+// Inputs describes the user inputs Run takes, in order.
+func (p *Program) Inputs() []string {
+	out := make([]string, len(p.users))
+	for i, u := range p.users {
+		out[i] = u.name
+	}
+	return out
+}
+
+// Run executes the program on its user inputs (in signature order: a
+// tensor, or an Int for a SymInt input) and returns its user outputs.
+func (p *Program) Run(ctx context.Context, inputs []value.Value) ([]value.Value, error) {
+	outs, _, err := p.run(ctx, inputs, false)
+	return outs, err
+}
+
+// Execute runs the program as a backend runs a lowered module.
+func (p *Program) Execute(ctx context.Context, inputs []value.Value) ([]value.Value, error) {
+	return p.Run(ctx, inputs)
+}
+
+// DelegateTime is the time a run spent in one lowered module.
+type DelegateTime struct {
+	Module, Backend string
+	Calls           int
+	Nanos           int64
+}
+
+// RunTimed is Run that also reports the time spent in each delegate.
+func (p *Program) RunTimed(ctx context.Context, inputs []value.Value) ([]value.Value, []DelegateTime, error) {
+	return p.run(ctx, inputs, true)
+}
+
+func (p *Program) run(ctx context.Context, inputs []value.Value, timed bool) ([]value.Value, []DelegateTime, error) {
+	if err := p.checkInputs(inputs); err != nil {
+		return nil, nil, err
+	}
+	if p.mutates {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+	}
+	f := p.frames.Get().(*frame)
+	defer p.frames.Put(f)
+	f.timing = nil
+	if timed {
+		f.timing = map[string]*DelegateTime{}
+	}
+	args := make([]value.Value, len(p.sources))
+	for i, s := range p.sources {
+		switch s.kind {
+		case fromUser:
+			args[i] = inputs[s.user]
+		case fromWeight:
+			args[i] = s.weight
+		case fromState:
+			args[i] = p.state[s.target]
+		case fromConstant:
+			args[i] = s.lit
+		}
+	}
+	outs, err := f.run(ctx, p.plan, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	user := make([]value.Value, 0, p.nUser)
+	for i, o := range p.outputs {
+		switch o.Kind {
+		case ir.OutputUser:
+			user = append(user, outs[i])
+		case ir.OutputBufferMutation:
+			p.state[o.Target] = outs[i]
+		}
+	}
+	var times []DelegateTime
+	for _, c := range p.calls {
+		if t, ok := f.timing[c.module]; ok {
+			times = append(times, *t)
+		}
+	}
+	return user, times, nil
+}
+
+// checkInputs checks count, kinds, dtypes, ranks and static sizes, binds
+// every symbol from the actual sizes and checks it against its range,
+// before anything runs.
+func (p *Program) checkInputs(inputs []value.Value) error {
+	if len(inputs) != len(p.users) {
+		return &InputError{Msg: fmt.Sprintf("the program takes %d user inputs %v, got %d", len(p.users), p.Inputs(), len(inputs))}
+	}
+	b := sym.NewBinder(p.ranges)
+	for i, u := range p.users {
+		v := inputs[i]
+		switch u.typ {
+		case ir.ValueTensor:
+			t, err := v.AsTensor()
+			if err != nil {
+				return &InputError{Input: u.name, Msg: fmt.Sprintf("want a tensor %s, got %s", annotation(u.meta), v.Kind())}
+			}
+			if want := tensor.DType(u.meta.DType); t.DType() != want {
+				return &InputError{Input: u.name, Msg: fmt.Sprintf("dtype is %s, want %s", t.DType(), want)}
+			}
+			if t.Dim() != len(u.dims) {
+				return &InputError{Input: u.name, Msg: fmt.Sprintf("has %d dims %v, want %d (%s)", t.Dim(), t.Sizes(), len(u.dims), annotation(u.meta))}
+			}
+			for d, e := range u.dims {
+				actual := int64(t.Size(d))
+				if e == nil {
+					if want := u.meta.Sizes[d].Int; actual != want {
+						return &InputError{Input: u.name, Msg: fmt.Sprintf("dim %d is %d, want %d", d, actual, want)}
+					}
+					continue
+				}
+				if err := b.Bind(e, actual, fmt.Sprintf("input %s dim %d", u.name, d)); err != nil {
+					return &InputError{Input: u.name, Msg: err.Error()}
+				}
+			}
+		case ir.ValueSymInt:
+			n, err := v.AsInt()
+			if err != nil {
+				return &InputError{Input: u.name, Msg: fmt.Sprintf("want an int (SymInt), got %s", v.Kind())}
+			}
+			if u.expr != nil {
+				if err := b.Bind(u.expr, n, "input "+u.name); err != nil {
+					return &InputError{Input: u.name, Msg: err.Error()}
+				}
+			}
+		case ir.ValueSymFloat:
+			if v.Kind() != value.Double && v.Kind() != value.Int {
+				return &InputError{Input: u.name, Msg: fmt.Sprintf("want a float (SymFloat), got %s", v.Kind())}
+			}
+		case ir.ValueSymBool:
+			if v.Kind() != value.Bool {
+				return &InputError{Input: u.name, Msg: fmt.Sprintf("want a bool (SymBool), got %s", v.Kind())}
+			}
+		}
+	}
+	if _, err := b.Finish(); err != nil {
+		return &InputError{Msg: err.Error()}
+	}
+	return nil
+}
+
+func annotation(m *ir.TensorMeta) string {
+	s := m.DType.Short() + "["
+	for i, d := range m.Sizes {
+		if i > 0 {
+			s += ", "
+		}
+		if d.Expr != nil {
+			if e, err := sym.Parse(d.Expr.Expr); err == nil {
+				s += e.String()
+				continue
+			}
+			s += "?"
+		} else {
+			s += fmt.Sprint(d.Int)
+		}
+	}
+	return s + "]"
+}
