@@ -137,13 +137,14 @@ func ProposeGraph(g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*Plan, 
 }
 
 // ProposeProgram proposes partitions for a program's graph and, for nodes
-// left to the parent, for the graphs nested in them (cond branches).
-func ProposeProgram(p *ir.Program, prof *backend.Profile) (*Plan, error) {
-	return proposeNested("", p.Graph, prof)
+// left to the parent, for the graphs nested in them (cond branches). The
+// options apply to the top-level graph.
+func ProposeProgram(p *ir.Program, prof *backend.Profile, opt GraphOptions) (*Plan, error) {
+	return proposeNested("", p.Graph, prof, opt)
 }
 
-func proposeNested(path string, g *ir.Graph, prof *backend.Profile) (*Plan, error) {
-	plan, err := ProposeGraph(g, prof, GraphOptions{})
+func proposeNested(path string, g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*Plan, error) {
+	plan, err := ProposeGraph(g, prof, opt)
 	if err != nil {
 		if path != "" {
 			return nil, fmt.Errorf("graph %s: %w", path, err)
@@ -160,7 +161,7 @@ func proposeNested(path string, g *ir.Graph, prof *backend.Profile) (*Plan, erro
 			if path != "" {
 				sp = path + "." + sp
 			}
-			nested, err := proposeNested(sp, sub.Graph, prof)
+			nested, err := proposeNested(sp, sub.Graph, prof, GraphOptions{})
 			if err != nil {
 				return nil, err
 			}

@@ -4,6 +4,7 @@ package report
 // offline and identically without fetching anything. It contains neither
 // "<" nor "&", so it is safe inside the page's XML-compatible markup.
 const pageCSS = `
+pre.intro{font:12px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f7f7f9;border:1px solid #e3e3e8;border-radius:6px;padding:12px 14px;overflow-x:auto;white-space:pre}
 :root { --fg: #18181b; --muted: #71717a; --line: #e4e4e7; --red: #dc2626; --redbg: #fef2f2; --blue: #2563eb; }
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 1400px; padding: 20px 28px 40px; color: var(--fg);

@@ -47,7 +47,7 @@ func build(t testing.TB, model, backendName string) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := partition.ProposeProgram(p, prof)
+	plan, err := partition.ProposeProgram(p, prof, partition.GraphOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,11 @@ type HTMLOptions struct {
 	// CollapseAbove is the node count above which a graph is drawn with
 	// partitions collapsed into boxes; 0 means DefaultCollapseAbove.
 	CollapseAbove int
+	// Intro is preformatted text shown under the header (seam demo puts
+	// its story there).
+	Intro string
+	// Footer replaces the default footer line.
+	Footer string
 }
 
 // DefaultCollapseAbove keeps a detailed picture readable: beyond a few
@@ -36,11 +41,18 @@ func (r *Report) WriteHTML(w io.Writer, opt HTMLOptions) error {
 	bw.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n")
 	fmt.Fprintf(bw, "<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n", esc(title), pageCSS)
 	r.htmlHeader(bw)
+	if opt.Intro != "" {
+		fmt.Fprintf(bw, "<section><pre class=\"intro\">%s</pre></section>\n", esc(opt.Intro))
+	}
 	r.htmlSymbolic(bw)
 	r.htmlPictures(bw, opt)
 	r.htmlPartitions(bw)
 	r.htmlUnsupported(bw)
-	bw.WriteString("<footer>Made by <code>seam partition</code>. The partitioner only proposes; lowering applies the boundary policies.</footer>\n")
+	if opt.Footer != "" {
+		fmt.Fprintf(bw, "<footer>%s</footer>\n", esc(opt.Footer))
+	} else {
+		bw.WriteString("<footer>Made by <code>seam partition</code>. The partitioner only proposes; lowering applies the boundary policies.</footer>\n")
+	}
 	bw.WriteString("</body>\n</html>\n")
 	return bw.Flush()
 }
