@@ -1,34 +1,37 @@
 package main
 
 import (
-	"os"
+	"io"
 
 	"github.com/spf13/cobra"
 
-	"github.com/seam-rt/seam/fixtures"
-	"github.com/seam-rt/seam/inspect"
-	"github.com/seam-rt/seam/pt2"
+	"github.com/seam-rt/seam/demo"
 )
 
 func demoCmd() *cobra.Command {
-	return &cobra.Command{
+	var htmlFile string
+	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: "Show seam on the GPT-2-style model built into the binary",
-		Args:  cobra.NoArgs,
+		Short: "Show the boundary problem and seam's answer on a GPT-2-style model built into the binary",
+		Long: "demo shows, on a GPT-2-style model built into the binary: the symbolic size every\n" +
+			"Hugging Face model computes first; a naive cut that hands it to a tensor-only\n" +
+			"backend, and the runtime refusing that call; what each policy does at the cut;\n" +
+			"and the original and lowered programs run on the same input. --html FILE also\n" +
+			"writes it as a page with the partition picture.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			data, err := fixtures.Demo.ReadFile(fixtures.DemoModel)
+			r, err := demo.Run(cmd.Context())
 			if err != nil {
 				return err
 			}
-			a, err := pt2.ReadBytes(data, "gpt2_tiny.pt2")
-			if err != nil {
-				return err
+			if htmlFile != "" {
+				if err := writeAtomic(htmlFile, func(w io.Writer) error { return r.WriteHTML(w) }); err != nil {
+					return err
+				}
 			}
-			p, err := a.Program()
-			if err != nil {
-				return err
-			}
-			return inspect.Summarize(p, inspectOptions()).WriteText(os.Stdout, "gpt2_tiny.pt2 (built in)")
+			return r.WriteText(cmd.OutOrStdout())
 		},
 	}
+	cmd.Flags().StringVar(&htmlFile, "html", "", "also write the demo as an HTML page to `FILE`")
+	return cmd
 }

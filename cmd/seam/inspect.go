@@ -2,11 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/seam-rt/seam/inspect"
+	"github.com/seam-rt/seam/pt2"
 )
 
 func inspectCmd() *cobra.Command {
@@ -16,18 +16,21 @@ func inspectCmd() *cobra.Command {
 		Short: "Show a program's inputs, symbols, outputs and ops",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, p, err := openProgram(args[0])
+			a, err := pt2.Open(args[0])
 			if err != nil {
 				return err
 			}
 			defer a.Close()
-			s := inspect.Summarize(p, inspectOptions())
+			s, err := inspect.SummarizeArchive(a, inspectOptions())
+			if err != nil {
+				return &pt2.Error{File: args[0], Err: err}
+			}
 			if asJSON {
-				enc := json.NewEncoder(os.Stdout)
+				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
 				return enc.Encode(s)
 			}
-			return s.WriteText(os.Stdout, args[0])
+			return s.WriteText(cmd.OutOrStdout(), args[0])
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")

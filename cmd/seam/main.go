@@ -18,14 +18,7 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 func main() {
-	root := &cobra.Command{
-		Use:           "seam",
-		Short:         "Read, partition, lower and run torch.export programs (.pt2)",
-		SilenceUsage:  true,
-		SilenceErrors: true,
-	}
-	root.AddCommand(inspectCmd(), printCmd(), demoCmd())
-	if err := root.Execute(); err != nil {
+	if err := newRoot().Execute(); err != nil {
 		var ee exitError
 		if errors.As(err, &ee) {
 			os.Exit(ee.code)
@@ -33,4 +26,26 @@ func main() {
 		fmt.Fprintln(os.Stderr, "seam:", err)
 		os.Exit(1)
 	}
+}
+
+// newRoot builds the command tree (tests run it in process).
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "seam",
+		Short:         "Read, partition, lower and run torch.export programs (.pt2)",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(
+		inspectCmd(),
+		printCmd(),
+		verifyCmd(),
+		backendsCmd(),
+		partitionCmd(),
+		lowerCmd(),
+		runCmd(),
+		benchCmd(),
+		demoCmd(),
+	)
+	return root
 }

@@ -1,9 +1,11 @@
 package main
 
 import (
-	"os"
+	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/seam-rt/seam/pt2"
 )
 
 func printCmd() *cobra.Command {
@@ -17,7 +19,25 @@ func printCmd() *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			return printer().Fprint(os.Stdout, p)
+			pr := printer()
+			if err := pr.Fprint(cmd.OutOrStdout(), p); err != nil {
+				return err
+			}
+			// A lowered program's modules follow, each as its own class.
+			for _, name := range a.ModelNames() {
+				if name == pt2.MainModel {
+					continue
+				}
+				backend := "no delegate record"
+				if d, ok := a.Delegates[name]; ok {
+					backend = "backend " + d.Backend
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "\n\n# %s: lowered module, %s\n", name, backend)
+				if err := pr.FprintClass(cmd.OutOrStdout(), name, a.Programs[name]); err != nil {
+					return err
+				}
+			}
+			return nil
 		},
 	}
 }

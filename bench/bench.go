@@ -1,0 +1,175 @@
+// Package bench measures seam against PyTorch on the same work: running
+// the fixture programs (against torch's own ATen kernels) and partitioning
+// (against torch.fx's CapabilityBasedPartitioner). `seam bench` prints the
+// figures side by side: recorded reference figures always, and live ones
+// when PyTorch and the reference scripts are at hand.
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/seam-rt/seam/fixtures"
+	"github.com/seam-rt/seam/npy"
+	"github.com/seam-rt/seam/pt2"
+	"github.com/seam-rt/seam/runtime"
+	"github.com/seam-rt/seam/value"
+)
+
+// RunCase is a fixture case timed end to end, with PyTorch's figures for
+// the same graph on one core (shared/tools/README.md: a 2-core dev machine,
+// torch 1.13; OpenBLAS's AVX-512 kernels, and the generic BLAS milestone).
+type RunCase struct {
+	Model, Case string
+	// TorchOpenBLAS and TorchGeneric are recorded medians, in ms (0: none).
+	TorchOpenBLAS, TorchGeneric float64
+}
+
+// RunCases are the cases the issue names, plus the rest of the fixtures.
+var RunCases = []RunCase{
+	{"gpt2_tiny", "case3", 1.26, 7.5},
+	{"bert_tiny", "case3", 0.66, 4.0},
+	{"cnn", "case2", 0.09, 0},
+	{"gpt2_l12", "case1", 1.59, 0},
+	{"mlp", "case0", 0, 0},
+	{"seed_like", "case0", 0, 0},
+	{"sym_float", "case0", 0, 0},
+	{"symint_input", "case0", 0, 0},
+	{"cond", "case0", 0, 0},
+}
+
+// RunResult is one case's measurement.
+type RunResult struct {
+	RunCase
+	Median, Min time.Duration
+	Runs        int
+	// TorchLive is the median torch_run.py measured here, when asked.
+	TorchLive time.Duration
+	Err       string
+}
+
+// Inputs reads a case folder's in_*.npy files in order.
+func Inputs(dir string) ([]value.Value, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "in_*.npy"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(paths, func(i, j int) bool {
+		var a, b int
+		fmt.Sscanf(filepath.Base(paths[i]), "in_%d.npy", &a)
+		fmt.Sscanf(filepath.Base(paths[j]), "in_%d.npy", &b)
+		return a < b
+	})
+	var vals []value.Value
+	for _, p := range paths {
+		t, err := npy.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		vals = append(vals, runtime.InputValue(t))
+	}
+	return vals, nil
+}
+
+// TimeRun loads a model and times runs of one case: a warm-up, then runs
+// until both minRuns runs and minTime have passed.
+func TimeRun(model, dir string, minRuns int, minTime time.Duration) (median, fastest time.Duration, runs int, err error) {
+	a, err := pt2.Open(model)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer a.Close()
+	p, err := runtime.LoadArchive(a)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	inputs, err := Inputs(dir)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	ctx := context.Background()
+	for i := 0; i < 3; i++ {
+		if _, err := p.Run(ctx, inputs); err != nil {
+			return 0, 0, 0, err
+		}
+	}
+	var times []time.Duration
+	start := time.Now()
+	for len(times) < minRuns || time.Since(start) < minTime {
+		t0 := time.Now()
+		if _, err := p.Run(ctx, inputs); err != nil {
+			return 0, 0, 0, err
+		}
+		times = append(times, time.Since(t0))
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	return times[len(times)/2], times[0], len(times), nil
+}
+
+// TorchRun times the same case with shared/tools/torch_run.py (one thread)
+// when tools is the folder holding it and a Python with torch is at hand.
+func TorchRun(tools, model, dir string, repeat int) (time.Duration, error) {
+	script := filepath.Join(tools, "torch_run.py")
+	if _, err := os.Stat(script); err != nil {
+		return 0, err
+	}
+	cmd := exec.Command("/usr/bin/python3", script, model, dir, fmt.Sprint(repeat))
+	cmd.Env = append(os.Environ(), "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1")
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, fmt.Errorf("torch_run.py: %w", err)
+	}
+	var r struct {
+		MedianS float64 `json:"median_s"`
+	}
+	if err := json.Unmarshal(lastLine(out), &r); err != nil {
+		return 0, fmt.Errorf("torch_run.py printed %q: %w", out, err)
+	}
+	return time.Duration(r.MedianS * float64(time.Second)), nil
+}
+
+func lastLine(b []byte) []byte {
+	for len(b) > 0 && b[len(b)-1] == '\n' {
+		b = b[:len(b)-1]
+	}
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] == '\n' {
+			return b[i+1:]
+		}
+	}
+	return b
+}
+
+// Runs measures every run case from the fixtures folder.
+func Runs(root, torchTools string, minRuns int, minTime time.Duration) []RunResult {
+	var out []RunResult
+	for _, c := range RunCases {
+		r := RunResult{RunCase: c}
+		model := filepath.Join(root, "models", c.Model, "model.pt2")
+		dir := filepath.Join(root, "models", c.Model, "io", c.Case)
+		var err error
+		r.Median, r.Min, r.Runs, err = TimeRun(model, dir, minRuns, minTime)
+		if err != nil {
+			r.Err = err.Error()
+		}
+		if torchTools != "" && err == nil {
+			if d, err := TorchRun(torchTools, model, dir, 100); err == nil {
+				r.TorchLive = d
+			} else {
+				r.Err = err.Error()
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// FixturesDir is where the fixtures are: the source tree when it is at
+// hand, else the given folder.
+func FixturesDir() string { return fixtures.Dir() }

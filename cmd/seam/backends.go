@@ -1,0 +1,46 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/seam-rt/seam/backend"
+)
+
+func backendsCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "backends [NAME|FILE]",
+		Short: "List the built-in backend profiles and their contracts, or show one profile",
+		Long: "backends lists the built-in profiles with their contracts: ops, what each kind of\n" +
+			"symbolic placeholder may be (refuse, int: a plain scalar, tensor: a rank-0 tensor),\n" +
+			"dtypes, shapes and partitioning. Given a name or a profile file, it shows that\n" +
+			"profile; --json prints it in the file form, a starting point for your own.",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var profiles []*backend.Profile
+			if len(args) == 1 {
+				p, err := backend.Resolve(args[0])
+				if err != nil {
+					return err
+				}
+				profiles = append(profiles, p)
+			} else {
+				for _, name := range backend.BuiltinNames() {
+					p, _ := backend.Builtin(name)
+					profiles = append(profiles, p)
+				}
+			}
+			if asJSON {
+				for _, p := range profiles {
+					if err := p.WriteJSON(cmd.OutOrStdout()); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			return backend.WriteTable(cmd.OutOrStdout(), profiles)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print profiles in their file form")
+	return cmd
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/lower"
+	"github.com/seam-rt/seam/partition"
+	"github.com/seam-rt/seam/pt2"
+)
+
+func lowerCmd() *cobra.Command {
+	var backendName, policyName, out string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "lower MODEL.pt2 --backend NAME|FILE -o OUT.pt2",
+		Short: "Lower partitions into delegate calls that obey the backend's contract",
+		Long: "lower proposes partitions for the backend, turns each into a lowered module whose\n" +
+			"placeholders the backend's contract accepts, and writes the program with its\n" +
+			"modules as a PT2 archive. It prints the cut report: every symbolic value that\n" +
+			"crossed a cut, its expression, where it went and the policy that handled it.\n\n" +
+			"Policies: auto (default: rederive, hoist, pass, box, exclude), rederive, hoist, box,\n" +
+			"exclude, fail.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			prof, err := backend.Resolve(backendName)
+			if err != nil {
+				return err
+			}
+			policy, err := lower.ParsePolicy(policyName)
+			if err != nil {
+				return err
+			}
+			a, p, err := openProgram(args[0])
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			res, err := lower.Lower(p, prof, lower.Options{Policy: policy, Propose: partition.Proposer})
+			if err != nil {
+				return err
+			}
+			if out != "" {
+				la := res.Archive()
+				la.SampleInputs = map[string]ir.Blob{pt2.MainModel: a.SampleInputs[pt2.MainModel]}
+				if la.SampleInputs[pt2.MainModel] == nil {
+					delete(la.SampleInputs, pt2.MainModel)
+				}
+				if err := pt2.WriteFile(out, la); err != nil {
+					return err
+				}
+			}
+			rep := res.Report(inspectOptions(), prof.Name, policy)
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			if err := rep.WriteText(cmd.OutOrStdout()); err != nil {
+				return err
+			}
+			if out != "" {
+				fmt.Fprintf(cmd.OutOrStdout(), "\nwrote %s\n", out)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&backendName, "backend", "", "built-in profile name or profile file (required)")
+	cmd.Flags().StringVar(&policyName, "policy", "auto", "policy for symbolic values crossing a cut")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "write the lowered program to this .pt2 file")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	_ = cmd.MarkFlagRequired("backend")
+	return cmd
+}

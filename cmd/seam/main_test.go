@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/seam-rt/seam/fixtures"
+)
+
+// seam runs the command line in process and returns what it printed and
+// its exit status (0, 1 for a reported failure, -1 for an error).
+func seam(t *testing.T, args ...string) (string, int, error) {
+	t.Helper()
+	root := newRoot()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(args)
+	err := root.Execute()
+	var ee exitError
+	switch {
+	case err == nil:
+		return out.String(), 0, nil
+	case errors.As(err, &ee):
+		return out.String(), ee.code, nil
+	}
+	return out.String(), -1, err
+}
+
+func mustSeam(t *testing.T, args ...string) string {
+	t.Helper()
+	out, code, err := seam(t, args...)
+	if err != nil || code != 0 {
+		t.Fatalf("seam %s: exit %d, %v\n%s", strings.Join(args, " "), code, err, out)
+	}
+	return out
+}
+
+func TestInspectJSON(t *testing.T) {
+	out := mustSeam(t, "inspect", "--json", fixtures.Model("seed_like"))
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["schema_version"] != "8.17" || got["nodes"].(float64) != 15 {
+		t.Errorf("%v", got)
+	}
+}
+
+func TestVerifyExitStatus(t *testing.T) {
+	out := mustSeam(t, "verify", fixtures.Model("cond"))
+	if !strings.HasPrefix(out, "OK:") {
+		t.Errorf("verify printed %q", out)
+	}
+	_, code, err := seam(t, "verify", filepath.Join(t.TempDir(), "missing.pt2"))
+	if err == nil || code != -1 {
+		t.Errorf("verify of a missing file: exit %d, %v", code, err)
+	}
+}
+
+func TestPartitionFullGraphRefuses(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "npu.json")
+	os.WriteFile(prof, []byte(`{"name": "npu", "ops": {"include": ["aten.*"], "exclude": ["aten.embedding.*"]}, "full_graph": true}`), 0o644)
+	_, code, err := seam(t, "partition", fixtures.Model("gpt2_tiny"), "--backend", prof)
+	if err == nil || code == 0 || !strings.Contains(err.Error(), "embedding") {
+		t.Errorf("full_graph partition: exit %d, %v", code, err)
+	}
+	html := filepath.Join(dir, "cut.html")
+	out := mustSeam(t, "partition", fixtures.Model("gpt2_tiny"), "--backend", "tensor-only", "--html", html, "--group", "view_2,addmm")
+	if !strings.Contains(out, "sym_size_int_24") {
+		t.Errorf("report lacks the symbolic input:\n%s", out)
+	}
+	if b, err := os.ReadFile(html); err != nil || !bytes.Contains(b, []byte("<svg")) {
+		t.Errorf("html: %v", err)
+	}
+}
+
+// TestLowerThenRun: lower, write, run the lowered program on a reference
+// case, and compare; then make the expectation wrong and see exit 1.
+func TestLowerThenRun(t *testing.T) {
+	dir := t.TempDir()
+	low := filepath.Join(dir, "low.pt2")
+	out := mustSeam(t, "lower", fixtures.Model("gpt2_tiny"), "--backend", "tensor-only", "-o", low)
+	if !strings.Contains(out, "rederive") {
+		t.Errorf("cut report:\n%s", out)
+	}
+	mustSeam(t, "verify", low)
+	caseDir := filepath.Join(fixtures.ModelDir("gpt2_tiny"), "io", "case1")
+	out = mustSeam(t, "run", low, "--case", caseDir, "--repeat", "2")
+	if !strings.Contains(out, "ok") || !strings.Contains(out, "lowered_module_1 (tensor-only)") {
+		t.Errorf("run:\n%s", out)
+	}
+	// Expect another case's outputs: a mismatch, exit status 1.
+	other := filepath.Join(fixtures.ModelDir("gpt2_tiny"), "io", "case2")
+	in0, in1 := filepath.Join(caseDir, "in_0.npy"), filepath.Join(caseDir, "in_1.npy")
+	out, code, err := seam(t, "run", low, "--input", in0, "--input", in1, "--expect", other)
+	if err == nil && code != 1 {
+		t.Errorf("mismatch: exit %d, %v\n%s", code, err, out)
+	}
+	// A malformed input file is an error naming it.
+	bad := filepath.Join(dir, "bad.npy")
+	os.WriteFile(bad, []byte("not numpy"), 0o644)
+	_, _, err = seam(t, "run", low, "--input", bad, "--input", in1)
+	if err == nil || !strings.Contains(err.Error(), "bad.npy") {
+		t.Errorf("malformed npy: %v", err)
+	}
+}
+
+func TestLowerRefusal(t *testing.T) {
+	_, _, err := seam(t, "lower", fixtures.Model("gpt2_tiny"), "--backend", "tensor-only", "--policy", "fail")
+	if err == nil || !strings.Contains(err.Error(), "sym_size_int_24") {
+		t.Errorf("policy fail: %v", err)
+	}
+	_, _, err = seam(t, "lower", fixtures.Model("gpt2_tiny"), "--backend", "tensor-only", "--policy", "sometimes")
+	if err == nil || !strings.Contains(err.Error(), "unknown policy") {
+		t.Errorf("bad policy: %v", err)
+	}
+}
+
+func TestBackendsAndDemo(t *testing.T) {
+	out := mustSeam(t, "backends")
+	for _, name := range []string{"reference", "tensor-only", "scalar-args", "static-shapes", "matmul-only"} {
+		if !strings.Contains(out, name) {
+			t.Errorf("backends lacks %s", name)
+		}
+	}
+	out = mustSeam(t, "demo")
+	if !strings.Contains(out, "contract of tensor-only violated") {
+		t.Errorf("demo:\n%s", out)
+	}
+}

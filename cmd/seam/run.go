@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/seam-rt/seam/npy"
+	"github.com/seam-rt/seam/pt2"
+	"github.com/seam-rt/seam/runtime"
+	"github.com/seam-rt/seam/tensor"
+	"github.com/seam-rt/seam/value"
+)
+
+func runCmd() *cobra.Command {
+	var inputs []string
+	var outDir, expectDir, caseDir string
+	var repeat int
+	cmd := &cobra.Command{
+		Use:   "run MODEL.pt2 --input A.npy [--input B.npy ...] [--out DIR] [--expect DIR] [--repeat N]",
+		Short: "Run a program (or a lowered program through its delegates) on .npy inputs",
+		Long: "run executes the program on its user inputs, given in signature order as .npy files\n" +
+			"(a 0-d int64 array for an int user input). --out writes out_0.npy, out_1.npy, ...;\n" +
+			"--expect compares with DIR/out_J.npy (rtol 1e-4, atol 1e-5 for floats, exact for\n" +
+			"integers and bools), prints the largest error per output and exits 1 on a mismatch.\n" +
+			"--case DIR takes the inputs from DIR/in_*.npy and expects DIR/out_*.npy.\n" +
+			"--repeat N runs N more times and prints latency figures (and time per delegate).",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if caseDir != "" {
+				ins, err := filepath.Glob(filepath.Join(caseDir, "in_*.npy"))
+				if err != nil {
+					return err
+				}
+				sortNumbered(ins)
+				inputs = append(inputs, ins...)
+				if expectDir == "" {
+					expectDir = caseDir
+				}
+			}
+			a, err := pt2.Open(args[0])
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			prog, err := runtime.LoadArchive(a)
+			if err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			vals := make([]value.Value, len(inputs))
+			for i, path := range inputs {
+				t, err := npy.ReadFile(path)
+				if err != nil {
+					return fmt.Errorf("%s: %w", path, err)
+				}
+				vals[i] = runtime.InputValue(t)
+			}
+			ctx := context.Background()
+			w := cmd.OutOrStdout()
+			outs, err := prog.Run(ctx, vals)
+			if err != nil {
+				return err
+			}
+			if outDir != "" {
+				if err := writeOutputs(outDir, outs); err != nil {
+					return err
+				}
+			}
+			mismatch := false
+			if expectDir != "" {
+				if mismatch, err = compareOutputs(w, expectDir, outs); err != nil {
+					return err
+				}
+			} else {
+				for j, o := range outs {
+					fmt.Fprintf(w, "out_%d: %s\n", j, describeValue(o))
+				}
+			}
+			if repeat > 0 {
+				if err := timeRuns(w, ctx, prog, vals, repeat); err != nil {
+					return err
+				}
+			}
+			if mismatch {
+				return exitError{1}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringArrayVar(&inputs, "input", nil, "a user input as .npy, in signature order (repeat the flag)")
+	cmd.Flags().StringVar(&outDir, "out", "", "write outputs to DIR/out_J.npy")
+	cmd.Flags().StringVar(&expectDir, "expect", "", "compare outputs with DIR/out_J.npy")
+	cmd.Flags().StringVar(&caseDir, "case", "", "a reference case folder: DIR/in_*.npy as inputs, DIR/out_*.npy expected")
+	cmd.Flags().IntVar(&repeat, "repeat", 0, "time N more runs and print latency figures")
+	return cmd
+}
+
+// sortNumbered orders in_2.npy before in_10.npy.
+func sortNumbered(paths []string) {
+	num := func(p string) int {
+		var n int
+		fmt.Sscanf(filepath.Base(p)[3:], "%d", &n)
+		return n
+	}
+	sort.Slice(paths, func(i, j int) bool { return num(paths[i]) < num(paths[j]) })
+}
+
+func describeValue(v value.Value) string {
+	if v.Kind() == value.Tensor {
+		return v.Tensor().Type()
+	}
+	return v.String()
+}
+
+func writeOutputs(dir string, outs []value.Value) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for j, o := range outs {
+		t, err := runtime.OutputTensor(o)
+		if err != nil {
+			return fmt.Errorf("output %d: %w", j, err)
+		}
+		if err := npy.WriteFile(filepath.Join(dir, fmt.Sprintf("out_%d.npy", j)), t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// compareOutputs prints the largest error of each output against the
+// expected files and reports whether any is outside tolerance.
+func compareOutputs(w io.Writer, dir string, outs []value.Value) (bool, error) {
+	mismatch := false
+	for j, o := range outs {
+		path := filepath.Join(dir, fmt.Sprintf("out_%d.npy", j))
+		want, err := npy.ReadFile(path)
+		if err != nil {
+			return false, fmt.Errorf("%s: %w", path, err)
+		}
+		got, err := runtime.OutputTensor(o)
+		if err != nil {
+			return false, fmt.Errorf("output %d: %w", j, err)
+		}
+		d, err := tensor.AllClose(got, want, 1e-4, 1e-5)
+		status := "ok"
+		if err != nil {
+			status, mismatch = "MISMATCH: "+err.Error(), true
+		}
+		fmt.Fprintf(w, "out_%d %s: max abs error %.3g, max rel error %.3g: %s\n", j, got.Type(), d.MaxAbs, d.MaxRel, status)
+	}
+	if len(outs) == 0 {
+		fmt.Fprintln(w, "no outputs")
+	}
+	return mismatch, nil
+}
+
+func timeRuns(w io.Writer, ctx context.Context, prog *runtime.Program, vals []value.Value, n int) error {
+	times := make([]float64, 0, n)
+	delegates := map[string]*runtime.DelegateTime{}
+	var order []string
+	for i := 0; i < n; i++ {
+		start := time.Now()
+		_, dts, err := prog.RunTimed(ctx, vals)
+		if err != nil {
+			return err
+		}
+		times = append(times, float64(time.Since(start).Nanoseconds()))
+		for _, dt := range dts {
+			if delegates[dt.Module] == nil {
+				delegates[dt.Module] = &runtime.DelegateTime{Module: dt.Module, Backend: dt.Backend}
+				order = append(order, dt.Module)
+			}
+			delegates[dt.Module].Calls += dt.Calls
+			delegates[dt.Module].Nanos += dt.Nanos
+		}
+	}
+	sort.Float64s(times)
+	q := func(p float64) float64 {
+		return times[int(math.Min(float64(len(times)-1), p*float64(len(times))))] / 1e6
+	}
+	mean := 0.0
+	for _, t := range times {
+		mean += t
+	}
+	mean /= float64(len(times)) * 1e6
+	fmt.Fprintf(w, "latency over %d runs: median %.3f ms, min %.3f ms, p90 %.3f ms, mean %.3f ms\n", n, q(0.5), times[0]/1e6, q(0.9), mean)
+	for _, m := range order {
+		d := delegates[m]
+		fmt.Fprintf(w, "  %s (%s): %.3f ms per run, %d calls\n", m, d.Backend, float64(d.Nanos)/1e6/float64(n), d.Calls)
+	}
+	return nil
+}

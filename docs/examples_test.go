@@ -1,0 +1,136 @@
+package docs_test
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/demo"
+	"github.com/seam-rt/seam/fixtures"
+	"github.com/seam-rt/seam/inspect"
+	"github.com/seam-rt/seam/lower"
+	"github.com/seam-rt/seam/partition"
+	"github.com/seam-rt/seam/pt2"
+)
+
+var update = flag.Bool("update", false, "rewrite the examples in the documents")
+
+// marker introduces an example: the fenced block after it is what the
+// command prints.
+var marker = regexp.MustCompile("(?m)^<!-- seam: (.*?) -->\n```(\\w*)\n((?s:.*?))```\n")
+
+func TestBackendContractExamples(t *testing.T) { checkDocument(t, "backend-contract.md") }
+
+func checkDocument(t *testing.T, name string) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	found := 0
+	out := marker.ReplaceAllStringFunc(text, func(block string) string {
+		m := marker.FindStringSubmatch(block)
+		found++
+		got, err := example(strings.Fields(m[1]))
+		if err != nil {
+			t.Errorf("example %q: %v", m[1], err)
+			return block
+		}
+		if got != m[3] && !*update {
+			t.Errorf("%s: example %q is out of date (go test ./docs -update rewrites it):\n--- document\n%s\n--- seam\n%s", name, m[1], m[3], got)
+		}
+		return "<!-- seam: " + m[1] + " -->\n```" + m[2] + "\n" + got + "```\n"
+	})
+	if found == 0 {
+		t.Fatalf("%s has no examples", name)
+	}
+	if *update && out != text {
+		if err := os.WriteFile(name, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// example produces what an example shows, through the code paths the
+// commands use.
+func example(args []string) (string, error) {
+	var sb strings.Builder
+	switch args[0] {
+	case "backends":
+		p, ok := backend.Builtin(args[1])
+		if !ok {
+			return "", fmt.Errorf("no profile %s", args[1])
+		}
+		err := p.WriteJSON(&sb)
+		return sb.String(), err
+	case "inspect":
+		a, err := pt2.Open(fixtures.Model(args[1]))
+		if err != nil {
+			return "", err
+		}
+		defer a.Close()
+		s, err := inspect.SummarizeArchive(a, demo.Options())
+		if err != nil {
+			return "", err
+		}
+		err = s.WriteText(&sb, args[1]+".pt2")
+		return sb.String(), err
+	case "lower", "lower-error", "print-module":
+		a, err := pt2.Open(fixtures.Model(args[1]))
+		if err != nil {
+			return "", err
+		}
+		defer a.Close()
+		p, _ := a.Program()
+		prof, ok := backend.Builtin(args[2])
+		if !ok {
+			return "", fmt.Errorf("no profile %s", args[2])
+		}
+		pol, err := lower.ParsePolicy(args[3])
+		if err != nil {
+			return "", err
+		}
+		res, err := lower.Lower(p, prof, lower.Options{Policy: pol, Propose: partition.Proposer})
+		if args[0] == "lower-error" {
+			var refusal *lower.Error
+			if !errors.As(err, &refusal) {
+				return "", fmt.Errorf("want a refusal, got %v", err)
+			}
+			return "seam: " + err.Error() + "\n", nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if args[0] == "lower" {
+			err = res.Report(demo.Options(), prof.Name, pol).WriteText(&sb)
+			return sb.String(), err
+		}
+		m, ok := res.Module(args[4])
+		if !ok {
+			return "", fmt.Errorf("no module %s", args[4])
+		}
+		n, _ := strconv.Atoi(args[5])
+		if err := demo.Options().Printer.FprintClass(&sb, m.Name, m.Program); err != nil {
+			return "", err
+		}
+		lines := strings.SplitAfter(sb.String(), "\n")
+		if n < len(lines) {
+			lines = append(lines[:n], "        ...\n")
+		}
+		return strings.Join(lines, ""), nil
+	case "naive-cut":
+		r, err := demo.Run(context.Background())
+		if err != nil {
+			return "", err
+		}
+		return "seam: " + r.Naive.RunError + "\n", nil
+	}
+	return "", fmt.Errorf("unknown example %q", args[0])
+}
