@@ -109,7 +109,7 @@ func Run(ctx context.Context) (*Result, error) {
 	r.Naive = naiveCut(ctx, p, prof, inputs)
 	for _, pol := range lower.Policies() {
 		pr := PolicyResult{Policy: pol, Crossings: map[string]int{}}
-		res, err := lower.Lower(p, prof, lower.Options{Policy: pol, Propose: partition.Proposer})
+		res, err := lower.Lower(p, prof, lower.Options{Policy: pol})
 		if err != nil {
 			var refusal *lower.Error
 			if !errors.As(err, &refusal) {
@@ -184,7 +184,7 @@ func naiveCut(ctx context.Context, p *ir.Program, prof *backend.Profile, inputs 
 	var n Naive
 	relaxed := *prof
 	relaxed.Placeholders = backend.Placeholders{SymInt: backend.Scalar, SymBool: backend.Scalar, SymFloat: backend.Scalar}
-	res, err := lower.Lower(p, &relaxed, lower.Options{Policy: lower.Fail, Propose: partition.Proposer})
+	res, err := lower.Lower(p, &relaxed, lower.Options{Policy: lower.Fail})
 	if err != nil {
 		n.RunError = err.Error()
 		return n

@@ -16,7 +16,6 @@ import (
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/inspect"
 	"github.com/seam-rt/seam/lower"
-	"github.com/seam-rt/seam/partition"
 	"github.com/seam-rt/seam/pt2"
 )
 
@@ -97,7 +96,7 @@ func example(args []string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		res, err := lower.Lower(p, prof, lower.Options{Policy: pol, Propose: partition.Proposer})
+		res, err := lower.Lower(p, prof, lower.Options{Policy: pol})
 		if args[0] == "lower-error" {
 			var refusal *lower.Error
 			if !errors.As(err, &refusal) {

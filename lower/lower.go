@@ -2,13 +2,13 @@ package lower
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/partition"
 	"github.com/seam-rt/seam/sym"
 )
 
@@ -21,7 +21,8 @@ type Proposer func(g *ir.Graph, p *backend.Profile, exclude map[string]bool) ([]
 
 // Options configure lowering.
 type Options struct {
-	Policy  Policy
+	Policy Policy
+	// Propose partitions each graph; nil uses partition.Proposer.
 	Propose Proposer
 }
 
@@ -101,7 +102,7 @@ func (e *Error) Error() string { return e.Msg }
 // not modified.
 func Lower(p *ir.Program, prof *backend.Profile, opt Options) (*Result, error) {
 	if opt.Propose == nil {
-		return nil, errors.New("lower: no proposer")
+		opt.Propose = partition.Proposer
 	}
 	lw := &lowerer{prof: prof, opt: opt, res: &Result{Program: p.Clone()}}
 	lw.names = newNamer()

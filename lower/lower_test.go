@@ -13,7 +13,6 @@ import (
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
-	"github.com/seam-rt/seam/partition"
 	"github.com/seam-rt/seam/pt2"
 )
 
@@ -37,7 +36,7 @@ func lowerWith(t *testing.T, model, prof string, pol Policy) (*Result, error) {
 	if !ok {
 		t.Fatalf("no profile %s", prof)
 	}
-	return Lower(load(t, model), b, Options{Policy: pol, Propose: partition.Proposer})
+	return Lower(load(t, model), b, Options{Policy: pol})
 }
 
 // symbolicPlaceholders lists a module's symbolic user inputs.
@@ -62,7 +61,7 @@ func TestLowerMatrix(t *testing.T) {
 		for _, bn := range backend.BuiltinNames() {
 			prof, _ := backend.Builtin(bn)
 			for _, pol := range Policies() {
-				res, err := Lower(p, prof, Options{Policy: pol, Propose: partition.Proposer})
+				res, err := Lower(p, prof, Options{Policy: pol})
 				var refusal *Error
 				switch {
 				case err == nil:
@@ -87,7 +86,7 @@ func TestLowerDoesNotModifyItsInput(t *testing.T) {
 	p := load(t, "gpt2_tiny")
 	before := p.Clone()
 	prof, _ := backend.Builtin("tensor-only")
-	if _, err := Lower(p, prof, Options{Policy: Box, Propose: partition.Proposer}); err != nil {
+	if _, err := Lower(p, prof, Options{Policy: Box}); err != nil {
 		t.Fatal(err)
 	}
 	opts := cmp.Options{cmpopts.EquateEmpty(), cmp.Comparer(func(x, y ir.Blob) bool { return x == y })}
@@ -189,7 +188,7 @@ func TestGPT2TensorOnlyFail(t *testing.T) {
 	// In full-graph mode, the unsupported sym_size is listed with its consumers.
 	prof, _ := backend.Builtin("tensor-only")
 	prof.FullGraph = true
-	_, err = Lower(load(t, "gpt2_tiny"), prof, Options{Propose: partition.Proposer})
+	_, err = Lower(load(t, "gpt2_tiny"), prof, Options{})
 	if err == nil || !strings.Contains(err.Error(), "full_graph") ||
 		!strings.Contains(err.Error(), "sym_size_int_24 (aten.sym_size.int): op excluded") ||
 		!strings.Contains(err.Error(), "consumed by view") {

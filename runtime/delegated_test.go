@@ -9,7 +9,6 @@ import (
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/lower"
-	"github.com/seam-rt/seam/partition"
 	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/runtime"
 )
@@ -34,7 +33,7 @@ func TestDelegatedMatrix(t *testing.T) {
 			prof, _ := backend.Builtin(bn)
 			for _, pol := range lower.Policies() {
 				name := model + "/" + bn + "/" + pol.String()
-				res, err := lower.Lower(orig, prof, lower.Options{Policy: pol, Propose: partition.Proposer})
+				res, err := lower.Lower(orig, prof, lower.Options{Policy: pol})
 				var refusal *lower.Error
 				if errors.As(err, &refusal) {
 					continue

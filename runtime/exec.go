@@ -168,7 +168,7 @@ func assignOutputs(s *step, out []value.Value, slots []value.Value) error {
 					slots[sl] = value.FromTensor(l[j])
 				}
 			}
-			if o.slot < 0 && out[i].Kind() == value.TensorList {
+			if s.kind == stepKernel && o.slot < 0 && out[i].Kind() == value.TensorList {
 				// Keep the list for the kernel to fill again next run
 				// (its elements are stale by then and never read).
 				continue

@@ -9,7 +9,6 @@ import (
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/lower"
-	"github.com/seam-rt/seam/partition"
 	"github.com/seam-rt/seam/pt2"
 )
 
@@ -40,7 +39,7 @@ func lowerCmd() *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			res, err := lower.Lower(p, prof, lower.Options{Policy: policy, Propose: partition.Proposer})
+			res, err := lower.Lower(p, prof, lower.Options{Policy: policy})
 			if err != nil {
 				return err
 			}
