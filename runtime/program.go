@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/irtext"
 	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/sym"
 	"github.com/seam-rt/seam/tensor"
@@ -379,21 +380,5 @@ func (p *Program) checkInputs(inputs []value.Value) error {
 	return nil
 }
 
-func annotation(m *ir.TensorMeta) string {
-	s := m.DType.Short() + "["
-	for i, d := range m.Sizes {
-		if i > 0 {
-			s += ", "
-		}
-		if d.Expr != nil {
-			if e, err := sym.Parse(d.Expr.Expr); err == nil {
-				s += e.String()
-				continue
-			}
-			s += "?"
-		} else {
-			s += fmt.Sprint(d.Int)
-		}
-	}
-	return s + "]"
-}
+// annotation prints a tensor's type as print_readable() does: f32[3, s27].
+func annotation(m *ir.TensorMeta) string { return (&irtext.Printer{}).TensorAnnotation(m) }
