@@ -64,6 +64,40 @@ func IsCompute(target string) bool {
 // full_graph profile turns any unsupported node into an error listing
 // every such node with its reason.
 func ProposeGraph(g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*Plan, error) {
+	d, req, verdicts, err := GraphRequest(g, prof, opt)
+	if err != nil {
+		return nil, err
+	}
+	n := len(g.Nodes)
+	res, err := Propose(d, req)
+	if err != nil {
+		return nil, err
+	}
+	plan := &Plan{Graph: g, Partitions: make([][]int, len(res.Partitions)), Verdicts: make([]NodeVerdict, n)}
+	for k, part := range res.Partitions {
+		plan.Partitions[k] = make([]int, len(part))
+		for j, i := range part {
+			plan.Partitions[k][j] = int(i)
+		}
+	}
+	for i, node := range g.Nodes {
+		v := NodeVerdict{Node: node.Name, Target: node.OpName(), Partition: int(res.PartitionOf[i]), Reason: res.Reasons[i].String()}
+		switch {
+		case !verdicts[i].OK():
+			v.Reason, v.Detail = verdicts[i].Reason.String(), verdicts[i].Detail
+		case opt.Exclude[node.Name]:
+			v.Reason = "excluded by policy"
+		}
+		plan.Verdicts[i] = v
+	}
+	return plan, nil
+}
+
+// GraphRequest states a graph and a backend as the partitioner's problem:
+// the dependency DAG, and which nodes are supported (with the backend's
+// verdict on each), count as compute, and must stay together. A full_graph
+// profile with an unsupported node is an error listing every such node.
+func GraphRequest(g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*DAG, *Request, []backend.Verdict, error) {
 	n := len(g.Nodes)
 	d := &DAG{Preds: make([][]int32, n)}
 	// With single-node partitions allowed nothing is dropped; without, a
@@ -92,7 +126,7 @@ func ProposeGraph(g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*Plan, 
 		}
 	}
 	if prof.FullGraph && len(unsupported) > 0 {
-		return nil, fmt.Errorf("full_graph: %s cannot take the whole graph; %d unsupported nodes:\n%s",
+		return nil, nil, nil, fmt.Errorf("full_graph: %s cannot take the whole graph; %d unsupported nodes:\n%s",
 			prof.Name, len(unsupported), strings.Join(unsupported, "\n"))
 	}
 	if len(opt.Groups) > 0 {
@@ -105,35 +139,14 @@ func ProposeGraph(g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*Plan, 
 			for _, name := range grp {
 				i, ok := index[name]
 				if !ok {
-					return nil, fmt.Errorf("group names node %q, which the graph does not have", name)
+					return nil, nil, nil, fmt.Errorf("group names node %q, which the graph does not have", name)
 				}
 				ids = append(ids, i)
 			}
 			req.Groups = append(req.Groups, ids)
 		}
 	}
-	res, err := Propose(d, req)
-	if err != nil {
-		return nil, err
-	}
-	plan := &Plan{Graph: g, Partitions: make([][]int, len(res.Partitions)), Verdicts: make([]NodeVerdict, n)}
-	for k, part := range res.Partitions {
-		plan.Partitions[k] = make([]int, len(part))
-		for j, i := range part {
-			plan.Partitions[k][j] = int(i)
-		}
-	}
-	for i, node := range g.Nodes {
-		v := NodeVerdict{Node: node.Name, Target: node.OpName(), Partition: int(res.PartitionOf[i]), Reason: res.Reasons[i].String()}
-		switch {
-		case !verdicts[i].OK():
-			v.Reason, v.Detail = verdicts[i].Reason.String(), verdicts[i].Detail
-		case opt.Exclude[node.Name]:
-			v.Reason = "excluded by policy"
-		}
-		plan.Verdicts[i] = v
-	}
-	return plan, nil
+	return d, req, verdicts, nil
 }
 
 // ProposeProgram proposes partitions for a program's graph and, for nodes
