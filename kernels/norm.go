@@ -98,10 +98,14 @@ func layerNormCore(ctx *Context, x *tensor.Tensor, normalized []int, w, b *tenso
 		defer func() { _ = tensor.Copy(out, t) }()
 	}
 	means, rstds := ctx.scratchF64(2 * rows)[:rows], ctx.scratchF64(2 * rows)[rows:]
-	for r := 0; r < rows; r++ {
-		row := in[r*n : (r+1)*n]
-		m, rs := layerNormRow(dst[r*n:(r+1)*n], row, gw, gb, eps)
-		means[r], rstds[r] = m, rs
+	if gw != nil && gb != nil && n > 0 {
+		vec.LayerNormRows(dst, in, gw, gb, means, rstds, n, rows, eps)
+	} else {
+		for r := 0; r < rows; r++ {
+			row := in[r*n : (r+1)*n]
+			m, rs := layerNormRow(dst[r*n:(r+1)*n], row, gw, gb, eps)
+			means[r], rstds[r] = m, rs
+		}
 	}
 	writeFloats(mean, means)
 	writeFloats(rstd, rstds)

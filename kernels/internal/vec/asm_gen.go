@@ -495,12 +495,22 @@ func meanVar(g *gen) {
 	g.raw(fmt.Sprintf("\n// func %s(x *float32, n int) (mean, variance float64)\nTEXT ·%s(SB), NOSPLIT, $0-32\n", name, name))
 	g.p("MOVQ x+0(FP), SI")
 	g.p("MOVQ n+8(FP), BX")
+	meanVarBody(g, "")
+	g.p("VMOVSD X6, mean+16(FP)")
+	g.p("VMOVSD X7, variance+24(FP)")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
+// meanVarBody computes the mean (X6) and variance (X7) of the BX floats
+// at SI, using Z0-Z5, DI, CX, AX and K1; labels start with pfx.
+func meanVarBody(g *gen, pfx string) {
 	for pass := 0; pass < 2; pass++ {
 		g.p("VXORPD Z0, Z0, Z0")
 		g.p("VXORPD Z1, Z1, Z1")
 		g.p("MOVQ SI, DI")
 		g.p("MOVQ BX, CX")
-		l := fmt.Sprintf("p%d", pass)
+		l := fmt.Sprintf("%sp%d", pfx, pass)
 		acc := func(z, acc string) {
 			if pass == 0 {
 				g.p("VADDPD %s, %s, %s", z, acc, acc)
@@ -547,16 +557,13 @@ func meanVar(g *gen) {
 		g.p("VPERMILPD $1, X0, X1")
 		g.p("VADDSD X1, X0, X0")
 		g.p("VCVTSI2SDQ BX, X5, X5")
-		g.p("VDIVSD X5, X0, X0")
 		if pass == 0 {
-			g.p("VMOVSD X0, mean+16(FP)")
-			g.p("VBROADCASTSD X0, Z4")
+			g.p("VDIVSD X5, X0, X6")
+			g.p("VBROADCASTSD X6, Z4")
 		} else {
-			g.p("VMOVSD X0, variance+24(FP)")
+			g.p("VDIVSD X5, X0, X7")
 		}
 	}
-	g.p("VZEROUPPER")
-	g.p("RET")
 }
 
 // normalize sets dst = (x - mean)*rstd*g + b.
@@ -570,36 +577,101 @@ func normalize(g *gen) {
 	g.p("VBROADCASTSS mean+32(FP), Z30")
 	g.p("VBROADCASTSS rstd+36(FP), Z31")
 	g.p("MOVQ n+40(FP), CX")
-	body := func(mask string) {
+	g.p("ANDQ $15, CX")
+	g.tailMask()
+	g.p("MOVQ n+40(FP), CX")
+	normalizeBody(g, "", "K1")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
+// normalizeBody sets the CX floats at DI to (x - Z30)*Z31*gamma + beta,
+// x at SI, gamma at DX, beta at R8 (all advanced), the last partial vector
+// under the mask k; labels start with pfx.
+func normalizeBody(g *gen, pfx, k string) {
+	body := func(mask bool) {
 		g.p("VSUBPS Z30, Z0, Z0")
 		g.p("VMULPS Z31, Z0, Z0")
-		if mask == "" {
+		if !mask {
 			g.p("VMOVUPS (R8), Z1")
 			g.p("VFMADD132PS (DX), Z1, Z0")
 		} else {
-			g.p("VMOVUPS.Z (R8), K1, Z1")
-			g.p("VMOVUPS.Z (DX), K1, Z2")
+			g.p("VMOVUPS.Z (R8), %s, Z1", k)
+			g.p("VMOVUPS.Z (DX), %s, Z2", k)
 			g.p("VFMADD132PS Z2, Z1, Z0")
 		}
 	}
-	g.label("loop")
+	g.label(pfx + "nloop")
 	g.p("CMPQ CX, $16")
-	g.p("JB   tail")
+	g.p("JB   %sntail", pfx)
 	g.p("VMOVUPS (SI), Z0")
-	body("")
+	body(false)
 	g.p("VMOVUPS Z0, (DI)")
 	for _, r := range []string{"SI", "DI", "DX", "R8"} {
 		g.p("ADDQ $64, %s", r)
 	}
 	g.p("SUBQ $16, CX")
-	g.p("JMP  loop")
-	g.label("tail")
+	g.p("JMP  %snloop", pfx)
+	g.label(pfx + "ntail")
 	g.p("TESTQ CX, CX")
+	g.p("JZ   %sndone", pfx)
+	g.p("VMOVUPS.Z (SI), %s, Z0", k)
+	body(true)
+	g.p("VMOVUPS Z0, %s, (DI)", k)
+	g.label(pfx + "ndone")
+}
+
+// layerNormRows runs a layer norm over rows contiguous rows of n floats:
+// per row, the mean and variance (meanVarBody), rstd = 1/sqrt(max(var,
+// 0) + eps) in float64, both stored as float64, then normalizeBody with
+// them rounded to float32. The float64 steps are the Go code's own.
+func layerNormRows(g *gen) {
+	name := "layerNormRowsAVX512"
+	g.raw(fmt.Sprintf("\n// func %s(dst, x, gamma, beta *float32, means, rstds *float64, n, rows int, eps float64)\nTEXT ·%s(SB), NOSPLIT, $0-72\n", name, name))
+	g.p("MOVQ dst+0(FP), R10")
+	g.p("MOVQ x+8(FP), R11")
+	g.p("MOVQ means+32(FP), R12")
+	g.p("MOVQ rstds+40(FP), R13")
+	g.p("MOVQ n+48(FP), BX")
+	g.p("MOVQ rows+56(FP), R9")
+	g.p("VMOVSD eps+64(FP), X8")
+	// K2: the last partial vector of a row, for normalizeBody.
+	g.p("MOVQ BX, CX")
+	g.p("ANDQ $15, CX")
+	g.p("MOVL $1, AX")
+	g.p("SHLL CX, AX")
+	g.p("DECL AX")
+	g.p("KMOVW AX, K2")
+	g.label("row")
+	g.p("TESTQ R9, R9")
 	g.p("JZ   done")
-	g.tailMask()
-	g.p("VMOVUPS.Z (SI), K1, Z0")
-	body("K1")
-	g.p("VMOVUPS Z0, K1, (DI)")
+	g.p("MOVQ R11, SI")
+	meanVarBody(g, "s")
+	g.p("VMOVSD X6, (R12)")
+	g.p("VXORPD X1, X1, X1")
+	g.p("VMAXSD X7, X1, X7") // max(0, var): a NaN variance stays NaN
+	g.p("VADDSD X8, X7, X7")
+	g.p("VSQRTSD X7, X7, X7")
+	g.p("MOVQ $1, AX")
+	g.p("VCVTSI2SDQ AX, X1, X1")
+	g.p("VDIVSD X7, X1, X1")
+	g.p("VMOVSD X1, (R13)")
+	g.p("VCVTSD2SS X6, X6, X6")
+	g.p("VBROADCASTSS X6, Z30")
+	g.p("VCVTSD2SS X1, X1, X1")
+	g.p("VBROADCASTSS X1, Z31")
+	g.p("MOVQ R10, DI")
+	g.p("MOVQ R11, SI")
+	g.p("MOVQ gamma+16(FP), DX")
+	g.p("MOVQ beta+24(FP), R8")
+	g.p("MOVQ BX, CX")
+	normalizeBody(g, "r", "K2")
+	g.p("LEAQ (R10)(BX*4), R10")
+	g.p("LEAQ (R11)(BX*4), R11")
+	g.p("ADDQ $8, R12")
+	g.p("ADDQ $8, R13")
+	g.p("DECQ R9")
+	g.p("JMP  row")
 	g.label("done")
 	g.p("VZEROUPPER")
 	g.p("RET")
@@ -834,6 +906,7 @@ func main() {
 	unary(g, "geluErfAVX512", geluErfConsts, geluErfBody)
 	meanVar(g)
 	normalize(g)
+	layerNormRows(g)
 	scaleAdd(g)
 	out := g.b.String()
 	out = strings.ReplaceAll(out, "\t\n", "\n")

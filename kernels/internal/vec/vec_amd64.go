@@ -70,3 +70,6 @@ func softmaxRowsAVX512(dst, x *float32, n, rows, ds, xs int)
 
 //go:noescape
 func scaledMaskedSoftmaxRowsAVX512(dst, x, mask *float32, scale float32, n, rows, ds, xs, ms int)
+
+//go:noescape
+func layerNormRowsAVX512(dst, x, gamma, beta *float32, means, rstds *float64, n, rows int, eps float64)

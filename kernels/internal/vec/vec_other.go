@@ -35,3 +35,7 @@ func softmaxRowsAVX512(dst, x *float32, n, rows, ds, xs int) { panic("vec: no as
 func scaledMaskedSoftmaxRowsAVX512(dst, x, mask *float32, scale float32, n, rows, ds, xs, ms int) {
 	panic("vec: no assembly")
 }
+
+func layerNormRowsAVX512(dst, x, gamma, beta *float32, means, rstds *float64, n, rows int, eps float64) {
+	panic("vec: no assembly")
+}

@@ -420,3 +420,36 @@ func TestSoftmaxRows(t *testing.T) {
 		}
 	}
 }
+
+// LayerNormRows gives exactly what MeanVar and Normalize give row by row.
+func TestLayerNormRows(t *testing.T) {
+	r := rand.New(rand.NewSource(8))
+	for _, n := range append(lengths[1:40], 64, 127, 768, 1000) {
+		rows := 1 + r.Intn(5)
+		x, g, b := randSlice(r, n*rows, 2), randSlice(r, n, 1), randSlice(r, n, 1)
+		for i := range x {
+			x[i] += 3
+		}
+		got := make([]float32, n*rows+1)
+		got[n*rows] = 42
+		means, rstds := make([]float64, rows), make([]float64, rows)
+		LayerNormRows(got, x, g, b, means, rstds, n, rows, 1e-5)
+		for k := 0; k < rows; k++ {
+			mean, variance := MeanVar(x[k*n : (k+1)*n])
+			rstd := 1 / math.Sqrt(math.Max(variance, 0)+1e-5)
+			if means[k] != mean || rstds[k] != rstd {
+				t.Fatalf("n=%d row %d: stats %g %g, want %g %g", n, k, means[k], rstds[k], mean, rstd)
+			}
+			want := make([]float32, n)
+			Normalize(want, x[k*n:(k+1)*n], g, b, float32(mean), float32(rstd))
+			for i := range want {
+				if got[k*n+i] != want[i] {
+					t.Fatalf("n=%d row %d [%d] = %g, want %g", n, k, i, got[k*n+i], want[i])
+				}
+			}
+		}
+		if got[n*rows] != 42 {
+			t.Fatalf("n=%d wrote past the end", n)
+		}
+	}
+}
