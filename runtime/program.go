@@ -65,8 +65,10 @@ type userInput struct {
 	name string
 	typ  ir.ValueType
 	meta *ir.TensorMeta
-	// dims are the parsed sizes of a tensor input (nil entries are static).
-	dims []*sym.Expr
+	// dims are the parsed sizes of a tensor input (nil entries are static),
+	// and where names each for binding errors ("input x dim 1").
+	dims  []*sym.Expr
+	where []string
 	// expr is a SymInt input's expression.
 	expr *sym.Expr
 }
@@ -188,7 +190,9 @@ func (p *Program) userInput(a ir.Argument) (userInput, error) {
 	case ir.ValueTensor:
 		ui.meta = g.TensorValues[a.Name]
 		ui.dims = make([]*sym.Expr, len(ui.meta.Sizes))
+		ui.where = make([]string, len(ui.meta.Sizes))
 		for d, s := range ui.meta.Sizes {
+			ui.where[d] = fmt.Sprintf("input %s dim %d", a.Name, d)
 			if s.Expr != nil {
 				e, err := sym.Parse(s.Expr.Expr)
 				if err != nil {
@@ -350,7 +354,7 @@ func (p *Program) checkInputs(inputs []value.Value) error {
 					}
 					continue
 				}
-				if err := b.Bind(e, actual, fmt.Sprintf("input %s dim %d", u.name, d)); err != nil {
+				if err := b.Bind(e, actual, u.where[d]); err != nil {
 					return &InputError{Input: u.name, Msg: err.Error()}
 				}
 			}
