@@ -82,16 +82,6 @@ func intRank(d tensor.DType) int {
 	return 4
 }
 
-func category(d tensor.DType) int {
-	switch {
-	case d == tensor.Bool:
-		return 0
-	case d.IsFloat():
-		return 2
-	}
-	return 1
-}
-
 // resultState is ATen's ResultTypeState: dimensioned tensors outrank 0-d
 // tensors, which outrank wrapped Python scalars, unless a lower tier has a
 // higher category (bool < integer < float).
@@ -148,17 +138,6 @@ func resultType2(a, b value.Value) tensor.DType {
 	s.add(a)
 	s.add(b)
 	return s.result()
-}
-
-// canCast is c10::canCast: no float to integral, no non-bool to bool.
-func canCast(from, to tensor.DType) bool {
-	if from.IsFloat() && !to.IsFloat() {
-		return false
-	}
-	if from != tensor.Bool && to == tensor.Bool {
-		return false
-	}
-	return true
 }
 
 func dtypeErr(op string, d tensor.DType) error {

@@ -38,9 +38,7 @@ func (gc *graphCut) build(p *plan, d *decisions, excluded map[string]bool) error
 		ios[k] = gc.moduleIO(p, d, k)
 		p.label[k] = ios[k].name
 	}
-	for _, c := range gc.excludedReports {
-		gc.lw.res.Crossings = append(gc.lw.res.Crossings, c)
-	}
+	gc.lw.res.Crossings = append(gc.lw.res.Crossings, gc.excludedReports...)
 	for _, k := range sortedKeys(d.in) {
 		gc.lw.res.Crossings = append(gc.lw.res.Crossings, gc.inCrossing(p, d.in[k]))
 	}

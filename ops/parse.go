@@ -210,7 +210,7 @@ var memoryFormats = map[string]int{
 func parseDefault(t Type, s string) (value.Value, error) {
 	if s == "None" {
 		if !t.Optional {
-			return value.Value{}, fmt.Errorf("None default for non-optional %v", t)
+			return value.Value{}, fmt.Errorf("default None for non-optional %v", t)
 		}
 		return value.NoneValue(), nil
 	}

@@ -1,7 +1,5 @@
 package partition
 
-import "math/bits"
-
 // Reference computations for judging Propose, slow and simple on purpose.
 
 // bitset is a set of node ids.
@@ -14,12 +12,6 @@ func (b bitset) or(o bitset) {
 	for i := range b {
 		b[i] |= o[i]
 	}
-}
-func (b bitset) count() (k int) {
-	for _, w := range b {
-		k += bits.OnesCount64(w)
-	}
-	return k
 }
 
 // apart[v] holds the nodes u with a path u ~> v through an unsupported node

@@ -110,11 +110,3 @@ type payloadMeta struct {
 	UsePickle  bool           `json:"use_pickle"`
 	TensorMeta *ir.TensorMeta `json:"tensor_meta"`
 }
-
-func decodePayloadConfig(data []byte) (*payloadConfig, error) {
-	var c payloadConfig
-	if err := json.Unmarshal(data, &c); err != nil {
-		return nil, err
-	}
-	return &c, nil
-}

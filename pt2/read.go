@@ -185,7 +185,7 @@ func checkEntryName(name string) error {
 	}
 	for _, part := range strings.Split(name, "/") {
 		if part == ".." {
-			return fmt.Errorf("entry path climbs out with ..")
+			return fmt.Errorf("entry path climbs out of its folder (a .. component)")
 		}
 	}
 	return nil

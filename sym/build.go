@@ -310,7 +310,7 @@ func gatherExponents(exps []*Expr) []*Expr {
 	var groups []*group
 	index := map[string]int{}
 	for _, e := range exps {
-		c, t := Int(1), e
+		var c, t *Expr
 		if e.op.IsNumber() {
 			c, t = e, Int(1)
 		} else {

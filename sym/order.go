@@ -139,8 +139,6 @@ func (a *sortKey) cmp(b *sortKey) int {
 	return c
 }
 
-func cmpExpr(a, b *Expr) int { return keyOf(a).cmp(keyOf(b)) }
-
 // sortByKey sorts es in place by default_sort_key (stable, as Python's sort).
 func sortByKey(es []*Expr) {
 	if len(es) < 2 {
