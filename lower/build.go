@@ -25,7 +25,9 @@ type moduleIO struct {
 	// added are the nodes lowering puts at the start (recomputing or
 	// unboxing inputs) and end (boxing outputs) of the module.
 	head, tail []*created
-	literals   map[string]ir.Argument
+	// replace maps values the module need not compute to what stands for
+	// them: a literal, or another value with the same expression.
+	replace map[string]ir.Argument
 	// boxes are the inputs that are box tensors, with the type they box.
 	boxes map[string]ir.ValueType
 }
@@ -91,7 +93,7 @@ func (gc *graphCut) moduleName() string {
 }
 
 func (gc *graphCut) moduleIO(p *plan, d *decisions, k int) *moduleIO {
-	io := &moduleIO{name: gc.moduleName(), takenOver: map[string]bool{}, literals: map[string]ir.Argument{},
+	io := &moduleIO{name: gc.moduleName(), takenOver: map[string]bool{}, replace: map[string]ir.Argument{},
 		boxes: map[string]ir.ValueType{}}
 	prof := gc.lw.prof
 	var params, buffers, consts []string
@@ -111,8 +113,8 @@ func (gc *graphCut) moduleIO(p *plan, d *decisions, k int) *moduleIO {
 		if dec, ok := d.in[key(k, v)]; ok {
 			switch dec.how {
 			case doRederive, doHoist:
-				if dec.literal != nil {
-					io.literals[v] = *dec.literal
+				if dec.replace != nil {
+					io.replace[v] = *dec.replace
 				}
 				addHead(dec.added)
 			case doPass:
@@ -282,7 +284,7 @@ func (gc *graphCut) buildModule(p *plan, io *moduleIO, k int) (*Module, error) {
 		copyMeta(v)
 	}
 	// Nodes: what recomputes or unboxes inputs, the partition's own nodes
-	// (literals substituted for folded values), then what boxes outputs.
+	// (replacements substituted), then what boxes outputs.
 	for _, c := range io.head {
 		mg.Nodes = append(mg.Nodes, c.node.Clone())
 		made = append(made, c)
@@ -290,7 +292,7 @@ func (gc *graphCut) buildModule(p *plan, io *moduleIO, k int) (*Module, error) {
 	var nodeNames []string
 	for _, i := range p.parts[k] {
 		n := g.Nodes[i].Clone()
-		substitute(n, io.literals)
+		substitute(n, io.replace)
 		mg.Nodes = append(mg.Nodes, n)
 		nodeNames = append(nodeNames, n.Name)
 		n.ForEachInputRef(copyMeta)
@@ -351,26 +353,28 @@ func (gc *graphCut) valueArg(v string, g *ir.Graph) ir.Argument {
 	return ir.TensorArg(v)
 }
 
-// substitute replaces references to folded values by their literals.
-func substitute(n *ir.Node, lits map[string]ir.Argument) {
-	if len(lits) == 0 {
+// substitute replaces references to values the module does not compute:
+// by a literal when the value folded to a constant, by another value's
+// name when that one has the same expression.
+func substitute(n *ir.Node, repl map[string]ir.Argument) {
+	if len(repl) == 0 {
 		return
 	}
 	for i := range n.Inputs {
-		substituteArg(&n.Inputs[i].Arg, lits)
+		substituteArg(&n.Inputs[i].Arg, repl)
 	}
 }
 
-func substituteArg(a *ir.Argument, lits map[string]ir.Argument) {
+func substituteArg(a *ir.Argument, repl map[string]ir.Argument) {
 	switch a.Kind {
 	case ir.ArgSymInt, ir.ArgSymFloat, ir.ArgSymBool:
-		if lit, ok := lits[a.Name]; ok && a.Name != "" {
+		if r, ok := repl[a.Name]; ok && a.Name != "" {
 			kind := a.Kind
-			*a = ir.Argument{Kind: kind, Int: lit.Int, Float: lit.Float, Bool: lit.Bool}
+			*a = ir.Argument{Kind: kind, Name: r.Name, Int: r.Int, Float: r.Float, Bool: r.Bool}
 		}
 	case ir.ArgSymInts, ir.ArgSymFloats, ir.ArgSymBools:
 		for i := range a.List {
-			substituteArg(&a.List[i], lits)
+			substituteArg(&a.List[i], repl)
 		}
 	}
 }

@@ -17,9 +17,10 @@ type inDecision struct {
 	part  int
 	how   outcome
 	// added are the nodes that recompute it inside (rederive, hoist, or
-	// the unboxing node); literal replaces it when it folds to a constant.
+	// the unboxing node); replace stands for it when it folds to a constant
+	// or another value already computes its expression.
 	added   []*created
-	literal *ir.Argument
+	replace *ir.Argument
 	// box is the name of the rank-0 tensor it travels in.
 	box     string
 	dropped []string
@@ -55,6 +56,7 @@ func key(part int, v string) [2]any { return [2]any{part, v} }
 // decide chooses, for every symbolic value crossing a cut, how it crosses.
 func (gc *graphCut) decide(p *plan) (*decisions, error) {
 	d := &decisions{in: map[[2]any]*inDecision{}, out: map[[2]any]*outDecision{}}
+	gc.emitters = map[int]*emitter{}
 	needInParent := map[string]bool{}
 	for k := range p.parts {
 		for _, v := range p.ins[k] {
@@ -126,12 +128,12 @@ func (gc *graphCut) decideIn(p *plan, k int, v string) (*inDecision, error) {
 		dec := &inDecision{value: v, part: k, how: how}
 		switch how {
 		case doRederive:
-			lit, nodes, err := gc.rederive(v, gc.tensorInputs(p, k))
+			lit, nodes, err := gc.rederive(v, gc.emitterFor(p, k))
 			if err != nil {
 				why = append(why, "rederive: "+err.Error())
 				continue
 			}
-			dec.added, dec.literal = nodes, lit
+			dec.added, dec.replace = nodes, lit
 			dec.detail = "recomputed from the sizes of tensors the module receives"
 		case doHoist:
 			nodes, err := gc.hoistInto(p, k, v)
@@ -174,7 +176,7 @@ func (gc *graphCut) decideOut(p *plan, k int, v string) (*outDecision, error) {
 		dec := &outDecision{value: v, part: k, how: how}
 		switch how {
 		case doRederive:
-			lit, nodes, err := gc.rederive(v, gc.parentTensors())
+			lit, nodes, err := gc.rederive(v, gc.emitterFor(p, -1))
 			if err != nil {
 				why = append(why, "rederive: "+err.Error())
 				continue
@@ -270,9 +272,11 @@ func (gc *graphCut) parentTensors() []string {
 	return out
 }
 
-// rederive computes v's expression from the sizes of the given tensors:
-// each symbol must be exactly the size of some dim of one of them.
-func (gc *graphCut) rederive(v string, tensors []string) (*ir.Argument, []*created, error) {
+// rederive computes v's expression with em, from the sizes of the tensors
+// em may read: each symbol must be exactly the size of some dim of one.
+// The nodes it adds are returned; a value standing for v (a literal, or a
+// value with the same expression made for an earlier crossing) instead.
+func (gc *graphCut) rederive(v string, em *emitter) (*ir.Argument, []*created, error) {
 	text := gc.exprOf(v)
 	if text == "" {
 		return nil, nil, errors.New("the value has no expression")
@@ -281,14 +285,31 @@ func (gc *graphCut) rederive(v string, tensors []string) (*ir.Argument, []*creat
 	if err != nil {
 		return nil, nil, err
 	}
+	nodes, keys := em.mark()
+	repl, err := em.emitRoot(e, v)
+	if err != nil {
+		em.rollback(nodes, keys)
+		return nil, nil, err
+	}
+	return repl, em.nodes[nodes:], nil
+}
+
+// emitterFor is the emitter of one region for the current plan (k < 0:
+// the parent), so that values with shared subexpressions share the nodes
+// that compute them.
+func (gc *graphCut) emitterFor(p *plan, k int) *emitter {
+	if em, ok := gc.emitters[k]; ok {
+		return em
+	}
+	tensors := gc.parentTensors()
+	if k >= 0 {
+		tensors = gc.tensorInputs(p, k)
+	}
 	em := &emitter{lw: gc.lw, find: func(s string) (string, int, bool) {
 		return gc.findSymbol(s, tensors)
 	}}
-	lit, err := em.emitRoot(e, v)
-	if err != nil {
-		return nil, nil, err
-	}
-	return lit, em.nodes, nil
+	gc.emitters[k] = em
+	return em
 }
 
 // findSymbol finds the first tensor (in the given order) with a dim whose

@@ -28,6 +28,9 @@ type graphCut struct {
 	// inBoxes and outBoxes name the box tensors of values boxed into and
 	// out of partitions.
 	inBoxes, outBoxes map[string]string
+	// emitters hold, per region of the current plan, the scalar nodes
+	// rederiving has made (see emitterFor).
+	emitters map[int]*emitter
 }
 
 func newGraphCut(lw *lowerer, path string, g *ir.Graph, prog *ir.Program) *graphCut {

@@ -116,29 +116,61 @@ var scalarOps = map[sym.Op]struct {
 	sym.OpWhere:        {"torch.sym_ite", []string{"b", "t", "f"}},
 }
 
-// emitter writes the nodes that compute an expression from symbols found
-// in the sizes of tensors (rederive).
+// emitter writes the nodes that compute expressions from symbols found in
+// the sizes of tensors (rederive). It remembers what it has computed, by
+// canonical key, so expressions sharing subexpressions share their nodes.
 type emitter struct {
 	lw *lowerer
 	// find locates a tensor and dim whose size is exactly the symbol.
 	find  func(symbol string) (tensor string, dim int, ok bool)
-	syms  map[string]ir.Argument
+	done  map[string]ir.Argument
 	nodes []*created
+	// keys lists what done learned, in order, so a failed attempt can be
+	// forgotten (mark and rollback).
+	keys []string
+}
+
+func (em *emitter) remember(e *sym.Expr, a ir.Argument) ir.Argument {
+	if em.done == nil {
+		em.done = map[string]ir.Argument{}
+	}
+	k := e.Key()
+	if _, ok := em.done[k]; !ok {
+		em.keys = append(em.keys, k)
+	}
+	em.done[k] = a
+	return a
+}
+
+// mark and rollback undo an attempt that failed halfway: its nodes and
+// what it remembered are dropped.
+func (em *emitter) mark() (nodes, keys int) { return len(em.nodes), len(em.keys) }
+
+func (em *emitter) rollback(nodes, keys int) {
+	em.nodes = em.nodes[:nodes]
+	for _, k := range em.keys[keys:] {
+		delete(em.done, k)
+	}
+	em.keys = em.keys[:keys]
 }
 
 type notDerivable struct{ why string }
 
 func (e notDerivable) Error() string { return e.why }
 
-// emitRoot computes e into a node named name, or returns the literal it
-// folds to.
-func (em *emitter) emitRoot(e *sym.Expr, name string) (lit *ir.Argument, err error) {
+// emitRoot computes e into a node named name, or returns what stands for
+// it: the literal it folds to, or the value already computing it.
+func (em *emitter) emitRoot(e *sym.Expr, name string) (*ir.Argument, error) {
+	if a, ok := em.done[e.Key()]; ok {
+		return &a, nil
+	}
 	if e.Op() == sym.OpSymbol {
 		t, d, ok := em.find(e.Name())
 		if !ok {
 			return nil, notDerivable{fmt.Sprintf("no tensor it receives has %s as a size", e.Name())}
 		}
 		em.nodes = append(em.nodes, symSizeNode(name, t, d, e.Srepr()))
+		em.remember(e, ir.SymIntRef(name))
 		return nil, nil
 	}
 	a, err := em.emit(e, name)
@@ -154,6 +186,9 @@ func (em *emitter) emitRoot(e *sym.Expr, name string) (lit *ir.Argument, err err
 // emit returns an argument holding e's value: a literal, or a reference to
 // a node it adds. The outermost node is named root when root is not "".
 func (em *emitter) emit(e *sym.Expr, root string) (ir.Argument, error) {
+	if a, ok := em.done[e.Key()]; ok && root == "" {
+		return a, nil
+	}
 	switch e.Op() {
 	case sym.OpInteger:
 		v, ok := e.Int64()
@@ -168,21 +203,13 @@ func (em *emitter) emit(e *sym.Expr, root string) (ir.Argument, error) {
 		v, _ := e.BoolValue()
 		return ir.BoolArg(v), nil
 	case sym.OpSymbol:
-		if a, ok := em.syms[e.Name()]; ok {
-			return a, nil
-		}
 		t, d, ok := em.find(e.Name())
 		if !ok {
 			return ir.Argument{}, notDerivable{fmt.Sprintf("no tensor it receives has %s as a size", e.Name())}
 		}
 		name := em.lw.names.fresh("sym_size_int")
 		em.nodes = append(em.nodes, symSizeNode(name, t, d, e.Srepr()))
-		a := ir.SymIntRef(name)
-		if em.syms == nil {
-			em.syms = map[string]ir.Argument{}
-		}
-		em.syms[e.Name()] = a
-		return a, nil
+		return em.remember(e, ir.SymIntRef(name)), nil
 	case sym.OpCeilDiv:
 		// ceil(a / b) == -((-a) // b)
 		a, b := e.Arg(0), e.Arg(1)
@@ -221,12 +248,12 @@ func (em *emitter) emit(e *sym.Expr, root string) (ir.Argument, error) {
 			}
 			acc = em.node(spec.target, spec.params, []ir.Argument{acc, vals[i]}, t, partialExpr(e, i), name)
 		}
-		return acc, nil
+		return em.remember(e, acc), nil
 	}
 	if len(vals) != len(spec.params) {
 		return ir.Argument{}, notDerivable{fmt.Sprintf("%s has %d arguments", e, len(vals))}
 	}
-	return em.node(spec.target, spec.params, vals, t, e, root), nil
+	return em.remember(e, em.node(spec.target, spec.params, vals, t, e, root)), nil
 }
 
 // partialExpr is the expression of the first i+1 arguments of an n-ary e.

@@ -1,0 +1,73 @@
+package lower
+
+import (
+	"testing"
+
+	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/sym"
+)
+
+func mustParse(t *testing.T, s string) *sym.Expr {
+	t.Helper()
+	e, err := sym.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// TestEmitterSharesAndRollsBack: expressions with a common subexpression
+// share its nodes, and an attempt that fails halfway leaves nothing behind
+// that a later expression could refer to.
+func TestEmitterSharesAndRollsBack(t *testing.T) {
+	lw := &lowerer{names: newNamer()}
+	em := &emitter{lw: lw, find: func(s string) (string, int, bool) { return "x", 0, s == "s0" }}
+	// s0 is found, s1 is not: nothing may stay behind.
+	n, k := em.mark()
+	if _, err := em.emitRoot(mustParse(t, "s0 + s1"), "a"); err == nil {
+		t.Fatal("s1 is nowhere, yet s0 + s1 was rederived")
+	}
+	em.rollback(n, k)
+	if len(em.nodes) != 0 || len(em.done) != 0 {
+		t.Fatalf("a failed attempt left %d nodes and %d memos", len(em.nodes), len(em.done))
+	}
+	if _, err := em.emitRoot(mustParse(t, "2*s0 + 1"), "b"); err != nil {
+		t.Fatal(err)
+	}
+	first := len(em.nodes)
+	repl, err := em.emitRoot(mustParse(t, "2*s0"), "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if repl == nil || len(em.nodes) != first {
+		t.Errorf("2*s0 was computed again (%d new nodes) instead of reused", len(em.nodes)-first)
+	}
+	defined := map[string]bool{"x": true}
+	for _, c := range em.nodes {
+		c.node.ForEachInputRef(func(v string) {
+			if !defined[v] {
+				t.Errorf("node %s uses %s before it is defined", c.node.Name, v)
+			}
+		})
+		c.node.ForEachOutputRef(func(v string) { defined[v] = true })
+	}
+	if repl != nil && repl.Kind == ir.ArgSymInt && !defined[repl.Name] {
+		t.Errorf("2*s0 stands for %s, which no node defines", repl.Name)
+	}
+}
+
+func TestSymFloatCrossingsShareNodes(t *testing.T) {
+	res, err := lowerWith(t, "sym_float", "tensor-only", Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes := 0
+	for _, n := range res.Modules[0].Program.Graph.Nodes {
+		if n.Target == "torch.ops.aten.sym_size.int" {
+			sizes++
+		}
+	}
+	if sizes != 1 {
+		t.Errorf("%d sym_size nodes in the module; the two SymFloats share one", sizes)
+	}
+}
