@@ -114,3 +114,5 @@ func checkOutputs(t testing.TB, name string, got []value.Value, want []*tensor.T
 		}
 	}
 }
+
+func fixtureModel(name string) string { return fixtures.Model(name) }

@@ -151,10 +151,12 @@ func (c *compiler) compileNode(path string, n *ir.Node) (step, error) {
 			return st, err
 		}
 	default:
+		// A missing op is noted and its outputs still defined, so that
+		// every missing op of the program is found in one pass.
 		s, ok := ops.Lookup(target)
 		if !ok {
 			c.missing[target] = true
-			return st, nil
+			return st, c.defineOutputs(n, &st)
 		}
 		if fn, ok := scalarOps[target]; ok {
 			st.kind, st.scalar = stepScalar, fn
@@ -162,7 +164,7 @@ func (c *compiler) compileNode(path string, n *ir.Node) (step, error) {
 			st.kind, st.kernel = stepKernel, k
 		} else {
 			c.missing[target] = true
-			return st, nil
+			return st, c.defineOutputs(n, &st)
 		}
 		if st.args, err = c.bindArgs(s, n); err != nil {
 			return st, err
