@@ -78,13 +78,41 @@ func (rep *Report) WriteText(w io.Writer) error {
 			where = " in " + m.Graph
 		}
 		fmt.Fprintf(tw, "\n%s%s: %d nodes, %s\n", m.Name, where, len(m.Nodes), nodeSpan(m.Nodes))
+		// Owned weights are compiled in, not passed: one line says which.
+		owned := map[string]int{}
+		var kinds []string
+		for _, v := range m.Inputs {
+			if v.Kind != "user_input" {
+				if owned[v.Kind] == 0 {
+					kinds = append(kinds, v.Kind)
+				}
+				owned[v.Kind]++
+			}
+		}
+		if len(kinds) > 0 {
+			var parts []string
+			for _, k := range kinds {
+				plural := "s"
+				if owned[k] == 1 {
+					plural = ""
+				}
+				parts = append(parts, fmt.Sprintf("%d %s%s", owned[k], k, plural))
+			}
+			fmt.Fprintf(tw, "  owns %s\n", strings.Join(parts, ", "))
+		}
 		fmt.Fprintln(tw, "  inputs:")
 		for _, v := range m.Inputs {
-			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\n", v.Name, v.Kind, v.Type, v.Annotation)
+			if v.Kind == "user_input" {
+				fmt.Fprintf(tw, "    %s\t%s\t%s\n", v.Name, v.Type, v.Annotation)
+			}
 		}
 		fmt.Fprintln(tw, "  outputs:")
 		for _, v := range m.Outputs {
-			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\n", v.Name, v.Kind, v.Type, v.Annotation)
+			kind := ""
+			if v.Kind != "user_output" {
+				kind = " (" + v.Kind + " " + v.Target + ")"
+			}
+			fmt.Fprintf(tw, "    %s\t%s\t%s%s\n", v.Name, v.Type, v.Annotation, kind)
 		}
 	}
 	if len(rep.Crossings) == 0 {
