@@ -43,7 +43,9 @@ func (b *countingBackend) Compile(m *ir.Program, opts map[string]string) (backen
 
 type executable func(context.Context, []value.Value) ([]value.Value, error)
 
-func (f executable) Execute(ctx context.Context, in []value.Value) ([]value.Value, error) { return f(ctx, in) }
+func (f executable) Execute(ctx context.Context, in []value.Value) ([]value.Value, error) {
+	return f(ctx, in)
+}
 
 // TestUserBackend: a backend registered under its profile's name compiles
 // and runs the modules lowered for it, receiving what its contract says.
