@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"sort"
 	"sync"
 
@@ -140,6 +141,8 @@ func (p *Program) loadSources() error {
 	if len(specs) != len(g.Inputs) {
 		return fmt.Errorf("graph has %d inputs but the signature %d", len(g.Inputs), len(specs))
 	}
+	// Weights that view one storage (tied embeddings) share its bytes.
+	storages := map[ir.Blob][]byte{}
 	mutated := map[string]bool{}
 	for _, o := range p.ir.Signature.Outputs {
 		if o.Kind == ir.OutputBufferMutation {
@@ -160,7 +163,7 @@ func (p *Program) loadSources() error {
 			if !ok {
 				return fmt.Errorf("weight %s of input %s is missing", s.Target, s.Arg.Name)
 			}
-			t, err := loadWeight(w)
+			t, err := loadWeight(w, storages)
 			if err != nil {
 				return fmt.Errorf("weight %s: %w", s.Target, err)
 			}
@@ -219,7 +222,7 @@ func (p *Program) userInput(a ir.Argument) (userInput, error) {
 	return ui, nil
 }
 
-func loadWeight(w *ir.Weight) (*tensor.Tensor, error) {
+func loadWeight(w *ir.Weight, storages map[ir.Blob][]byte) (*tensor.Tensor, error) {
 	if w.UsePickle || w.Meta == nil {
 		return nil, fmt.Errorf("pickled weights (tensor subclasses, custom objects) are not supported")
 	}
@@ -231,7 +234,7 @@ func loadWeight(w *ir.Weight) (*tensor.Tensor, error) {
 	for i, s := range m.Strides {
 		strides[i] = int(s.Int)
 	}
-	data, err := w.ReadAll()
+	data, err := readStorage(w, storages)
 	if err != nil {
 		return nil, err
 	}
@@ -240,6 +243,26 @@ func loadWeight(w *ir.Weight) (*tensor.Tensor, error) {
 		return tensor.New(dt, sizes...)
 	}
 	return tensor.FromBytes(dt, sizes, strides, int(m.StorageOffset.Int), data)
+}
+
+// readStorage reads a weight's stored file once per program: blobs the
+// archive reader made are pointers, so identical ones are one storage.
+// (In-memory ir.Bytes are not comparable and are simply used as they are.)
+func readStorage(w *ir.Weight, storages map[ir.Blob][]byte) ([]byte, error) {
+	if b, ok := w.Data.(ir.Bytes); ok {
+		return b, nil
+	}
+	if reflect.TypeOf(w.Data) == nil || reflect.TypeOf(w.Data).Kind() != reflect.Pointer {
+		return w.ReadAll()
+	}
+	if data, ok := storages[w.Data]; ok {
+		return data, nil
+	}
+	data, err := w.ReadAll()
+	if err == nil {
+		storages[w.Data] = data
+	}
+	return data, err
 }
 
 // Inputs describes the user inputs Run takes, in order.
