@@ -116,9 +116,6 @@ func Run(ctx context.Context) (*Result, error) {
 				return nil, err
 			}
 			pr.Refusal = err.Error()
-			if len(refusal.Why) > 0 {
-				pr.Refusal = strings.Join(refusal.Why, "; ")
-			}
 			r.Policies = append(r.Policies, pr)
 			continue
 		}

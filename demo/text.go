@@ -42,9 +42,11 @@ func (r *Result) WriteText(w io.Writer) error {
 	p("3. seam lowers the cut under each policy, so every module obeys %s's contract\n", Backend)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "   policy\tmodules\tsymbolic placeholders\twhat crossed the cut\tdropped\tmax |diff|\tmedian")
+	var refused []PolicyResult
 	for _, pr := range r.Policies {
 		if pr.Refusal != "" {
-			fmt.Fprintf(tw, "   %s\trefused\t\t%s\t\t\t\n", pr.Policy, short(pr.Refusal, 70))
+			fmt.Fprintf(tw, "   %s\t-\t-\trefused, see below\t\t\t\n", pr.Policy)
+			refused = append(refused, pr)
 			continue
 		}
 		symb := "none"
@@ -55,6 +57,9 @@ func (r *Result) WriteText(w io.Writer) error {
 			pr.Timing.MaxAbsDiff, durationOrErr(pr.Timing))
 	}
 	tw.Flush()
+	for _, pr := range refused {
+		p("   %s refuses: %s\n", pr.Policy, wrap(pr.Refusal, 100, "       "))
+	}
 	p("\n")
 	if r.Auto != nil {
 		rep := r.Policies[0].Report
