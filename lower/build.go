@@ -517,6 +517,10 @@ func (gc *graphCut) rewriteParent(p *plan, d *decisions, ios []*moduleIO, calls 
 		for _, c := range dec.added {
 			add(c, first(dec.part)+0.25)
 		}
+		if dec.box != "" {
+			// The box tensor is an output of the delegate call.
+			made = append(made, &created{tensors: map[string]*ir.TensorMeta{dec.box: boxMeta(gc.typeOf(dec.value))}})
+		}
 	}
 	order, err := topoOrder(len(items), func(i int) float64 { return items[i].key }, func(i int) *ir.Node { return items[i].node })
 	if err != nil {
@@ -536,8 +540,8 @@ func (gc *graphCut) rewriteParent(p *plan, d *decisions, ios []*moduleIO, calls 
 // movedAway: v was defined by a node now inside a module, so the parent
 // may define it anew (unboxing it, or recomputing it).
 func (gc *graphCut) movedAway(p *plan, v string) bool {
-	i := gc.producer[v]
-	return i >= 0 && p.part[i] >= 0
+	i, ok := gc.producer[v]
+	return ok && i >= 0 && p.part[i] >= 0
 }
 
 // pruneParent drops weights the modules took over and nothing else uses,
