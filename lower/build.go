@@ -579,7 +579,9 @@ func (gc *graphCut) pruneParent(ios []*moduleIO) {
 		for i, s := range sig.Inputs {
 			name := s.PlaceholderName()
 			isWeight := s.Kind == ir.InputParameter || s.Kind == ir.InputBuffer || s.Kind == ir.InputTensorConstant
-			if isWeight && !used[name] {
+			// Only weights the modules took away go; one nothing used
+			// before (a tied embedding's twin) stays as it was.
+			if isWeight && !used[name] && (len(gc.users[name]) > 0 || gc.outUse[name]) {
 				delete(gc.prog.Weights, s.Target)
 				delete(gc.prog.Constants, s.Target)
 				continue

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/ir"
 )
 
@@ -40,7 +41,9 @@ func TestWeightsMoveIntoModules(t *testing.T) {
 	if _, ok := parent["p_m_transformer_h_0_ln_1_weight"]; ok {
 		t.Error("a layer weight only a module uses stayed in the parent")
 	}
-	if len(res.Program.Weights) != 2 {
+	// wpe and lm_head feed the embeddings; wte, the tied twin of lm_head,
+	// was unused before lowering and stays as it was.
+	if len(res.Program.Weights) != 3 {
 		t.Errorf("parent weights %v", ir.SortedKeys(res.Program.Weights))
 	}
 	owners := 0
@@ -103,5 +106,30 @@ func TestNestedGraphsLowered(t *testing.T) {
 	slices.Sort(nested)
 	if !slices.Equal(nested, []string{"cond.false_graph_0", "cond.true_graph_0"}) {
 		t.Errorf("modules cut from nested graphs: %v", nested)
+	}
+}
+
+// TestWeightsStayWhenNotOwned: a backend that cannot own weights gets them
+// as tensor inputs, and the parent keeps every one.
+func TestWeightsStayWhenNotOwned(t *testing.T) {
+	prof, _ := backend.Builtin("tensor-only")
+	prof.OwnsWeights = false
+	p := load(t, "gpt2_tiny")
+	res, err := Lower(p, prof, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Program.Weights) != len(p.Weights) {
+		t.Errorf("the parent holds %d of %d weights", len(res.Program.Weights), len(p.Weights))
+	}
+	for _, m := range res.Modules {
+		if len(m.Program.Weights)+len(m.Program.Constants) != 0 {
+			t.Errorf("%s owns weights", m.Name)
+		}
+		for name, k := range inputKinds(m.Program) {
+			if k != ir.InputUser {
+				t.Errorf("%s takes %s as %s", m.Name, name, k)
+			}
+		}
 	}
 }
