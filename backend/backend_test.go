@@ -182,3 +182,25 @@ func TestBuiltinsAreCopies(t *testing.T) {
 		t.Errorf("builtins %v", BuiltinNames())
 	}
 }
+
+func TestAcceptsTensor(t *testing.T) {
+	p, err := Parse([]byte(`{"name": "n", "ops": {"include": ["*"]}, "dtypes": ["f32"], "placeholders": {"sym_float": "tensor"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		dt   ir.ScalarType
+		rank int
+		want bool
+	}{
+		{ir.Float32, 2, true},
+		{ir.Float64, 0, true}, // a boxed SymFloat, declared "tensor"
+		{ir.Float64, 1, false},
+		{ir.Int64, 0, false}, // SymInt is refused, so its box is not taken
+	}
+	for _, c := range cases {
+		if got := p.AcceptsTensor(c.dt, c.rank); got != c.want {
+			t.Errorf("AcceptsTensor(%s, rank %d) = %v", c.dt, c.rank, got)
+		}
+	}
+}

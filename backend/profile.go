@@ -173,6 +173,25 @@ func (p *Profile) AcceptsDType(t ir.ScalarType) bool {
 	return len(p.DTypes) == 0 || slices.Contains(p.DTypes, t)
 }
 
+// AcceptsTensor reports whether a tensor of dtype t and the given rank may
+// reach the backend: a dtype it lists, or a rank-0 box of a symbolic kind
+// it declared it takes as "tensor" (an f64[] for "sym_float": "tensor"
+// even when f64 is not among its dtypes).
+func (p *Profile) AcceptsTensor(t ir.ScalarType, rank int) bool {
+	if p.AcceptsDType(t) {
+		return true
+	}
+	if rank != 0 {
+		return false
+	}
+	for _, k := range []ir.ValueType{ir.ValueSymInt, ir.ValueSymBool, ir.ValueSymFloat} {
+		if p.Placeholders.For(k) == Tensor && BoxDType(k) == t {
+			return true
+		}
+	}
+	return false
+}
+
 // profileFile is the file form: booleans that default to true are pointers
 // so that "absent" can be told from false, and the structured fields are
 // decoded on their own so that their errors can name them.

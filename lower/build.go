@@ -492,13 +492,19 @@ func (gc *graphCut) rewriteParent(p *plan, d *decisions, ios []*moduleIO, calls 
 	for _, n := range g.Nodes {
 		n.ForEachOutputRef(func(s string) { defined[s] = true })
 	}
+	// A value the parent defines is not defined again, unless its node
+	// moved into a module (then one recomputing or unboxing copy is added,
+	// however many decisions ask for it).
+	readded := map[string]bool{}
 	add := func(c *created, key float64) {
 		dup := false
-		c.node.ForEachOutputRef(func(o string) { dup = dup || (defined[o] && !gc.movedAway(p, o)) })
+		c.node.ForEachOutputRef(func(o string) {
+			dup = dup || readded[o] || (defined[o] && !gc.movedAway(p, o))
+		})
 		if dup {
 			return
 		}
-		c.node.ForEachOutputRef(func(o string) { defined[o] = true })
+		c.node.ForEachOutputRef(func(o string) { defined[o], readded[o] = true, true })
 		items = append(items, item{c.node, key})
 		made = append(made, c)
 	}

@@ -119,7 +119,7 @@ func (gc *graphCut) acceptance(v string) backend.Acceptance {
 // canBox: the backend takes rank-0 tensors of the value's box dtype.
 func (gc *graphCut) canBox(v string) bool {
 	t := gc.typeOf(v)
-	return gc.acceptance(v) == backend.Tensor || gc.lw.prof.AcceptsDType(backend.BoxDType(t))
+	return gc.lw.prof.AcceptsTensor(backend.BoxDType(t), 0)
 }
 
 func (gc *graphCut) decideIn(p *plan, k int, v string) (*inDecision, error) {
@@ -345,7 +345,9 @@ func isScalarOp(target string) bool {
 }
 
 // hoistInto copies the scalar chain producing v into partition k, when
-// every tensor the chain reads is already an input of k.
+// every tensor the chain reads is already an input of k. The copies go
+// first in the module, so a chain through a value k itself makes cannot
+// be hoisted (it would be defined twice).
 func (gc *graphCut) hoistInto(p *plan, k int, v string) ([]*created, error) {
 	avail := map[string]bool{}
 	for _, t := range p.ins[k] {
@@ -353,20 +355,31 @@ func (gc *graphCut) hoistInto(p *plan, k int, v string) ([]*created, error) {
 			avail[t] = true
 		}
 	}
-	return gc.hoistChain(v, func(t string) bool { return avail[t] }, map[string]bool{})
+	return gc.hoistChain(v, func(t string) bool { return avail[t] }, func(s string) (bool, error) {
+		if i := gc.producer[s]; i >= 0 && p.part[i] == k {
+			return false, fmt.Errorf("%s is made inside the module, after the point the chain must be computed", s)
+		}
+		return false, nil
+	}, map[string]bool{})
 }
 
 // hoistToParent copies the scalar chain producing v (made in partition k)
 // into the parent, when every tensor it reads is a graph input or made by
-// a parent node.
+// a parent node. Symbolic values the parent makes itself are used as they
+// are.
 func (gc *graphCut) hoistToParent(p *plan, v string) ([]*created, error) {
-	return gc.hoistChain(v, func(t string) bool {
-		i := gc.producer[t]
+	inParent := func(s string) bool {
+		i := gc.producer[s]
 		return i < 0 || p.part[i] < 0
-	}, map[string]bool{})
+	}
+	return gc.hoistChain(v, inParent, func(s string) (bool, error) { return inParent(s), nil }, map[string]bool{})
 }
 
-func (gc *graphCut) hoistChain(v string, tensorAvailable func(string) bool, done map[string]bool) ([]*created, error) {
+// hoistChain copies the scalar nodes that compute v, depth first.
+// tensorAvailable says which tensors the destination has; symAvailable
+// whether a symbolic value is already there (no copy needed), or an error
+// when copying its chain would be wrong.
+func (gc *graphCut) hoistChain(v string, tensorAvailable func(string) bool, symAvailable func(string) (bool, error), done map[string]bool) ([]*created, error) {
 	if done[v] {
 		return nil, nil
 	}
@@ -390,8 +403,12 @@ func (gc *graphCut) hoistChain(v string, tensorAvailable func(string) bool, done
 				err = fmt.Errorf("%s needs tensor %s, which is not available there", n.Name, r)
 			}
 		case isSymbolic(t):
+			var avail bool
+			if avail, err = symAvailable(r); err != nil || avail {
+				return
+			}
 			var sub []*created
-			sub, err = gc.hoistChain(r, tensorAvailable, done)
+			sub, err = gc.hoistChain(r, tensorAvailable, symAvailable, done)
 			out = append(out, sub...)
 		default:
 			err = fmt.Errorf("%s needs %s (%s)", n.Name, r, t)

@@ -123,7 +123,7 @@ func (c *delegateCall) check(args []value.Value) error {
 				return fail(p, "the module takes a tensor, given %s", v.Kind())
 			}
 			dt := ir.ScalarType(t.DType())
-			if !prof.AcceptsDType(dt) {
+			if !prof.AcceptsTensor(dt, t.Dim()) {
 				return fail(p, "a %s tensor, which %s refuses (dtypes %v)", dt.Short(), c.backend, prof.DTypes)
 			}
 			if p.meta != nil && ir.ScalarType(t.DType()) != p.meta.DType {

@@ -98,7 +98,14 @@ func TestFixtureCases(t *testing.T) {
 	}
 }
 
-func checkOutputs(t testing.TB, name string, got []value.Value, want []*tensor.Tensor) {
+// reporter is what checkOutputs needs of a *testing.T or a *rapid.T.
+type reporter interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
+func checkOutputs(t reporter, name string, got []value.Value, want []*tensor.Tensor) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d outputs, want %d", name, len(got), len(want))

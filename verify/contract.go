@@ -24,7 +24,7 @@ func Contract(m *ir.Program, prof *backend.Profile) []Violation {
 			}
 		case ir.ValueTensor:
 			meta := g.TensorValues[v]
-			if !prof.AcceptsDType(meta.DType) {
+			if !prof.AcceptsTensor(meta.DType, len(meta.Sizes)) {
 				c.add(ContractDType, "", where, "%s %s is %s, which %s refuses", role, v, meta.DType.Short(), prof.Name)
 			}
 			if !prof.DynamicShapes && !meta.IsStatic() {
