@@ -30,7 +30,11 @@ func TestContractChecks(t *testing.T) {
 		p, _ := backend.Builtin(name)
 		return p
 	}
-	f32only, err := backend.Parse([]byte(`{"name": "f32-npu", "ops": {"include": ["*"]}, "dtypes": ["f32"], "placeholders": {"sym_int": "tensor"}}`))
+	f32only, err := backend.Parse([]byte(`{"name": "f32-npu", "ops": {"include": ["*"]}, "dtypes": ["f32"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f32box, err := backend.Parse([]byte(`{"name": "f32-box-npu", "ops": {"include": ["*"]}, "dtypes": ["f32"], "placeholders": {"sym_int": "tensor"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +49,8 @@ func TestContractChecks(t *testing.T) {
 		{"sym_int refused", prof("tensor-only"), param{"n", ir.ValueSymInt, nil}, value.FromInt(7), "a sym_int (7) reaches a backend whose contract says sym_int: refuse"},
 		{"sym_bool refused", prof("tensor-only"), param{"b", ir.ValueSymBool, nil}, value.FromBool(true), "sym_bool: refuse"},
 		{"sym_float refused", prof("tensor-only"), param{"f", ir.ValueSymFloat, nil}, value.FromDouble(0.5), "sym_float: refuse"},
-		{"sym_int as a boxed tensor wanted", f32only, param{"n", ir.ValueSymInt, nil}, value.FromInt(7), "sym_int: tensor"},
+		{"sym_int as a boxed tensor wanted", f32box, param{"n", ir.ValueSymInt, nil}, value.FromInt(7), "sym_int: tensor"},
+		{"a box its contract declares", f32box, param{"n_box", ir.ValueTensor, meta(ir.Int64)}, tensorValue(t, tensor.Int64), ""},
 		{"sym_int accepted", prof("scalar-args"), param{"n", ir.ValueSymInt, nil}, value.FromInt(7), ""},
 		{"sym_int given a double", prof("scalar-args"), param{"n", ir.ValueSymInt, nil}, value.FromDouble(7), "takes a sym_int, given Double"},
 		{"sym_float accepted", prof("scalar-args"), param{"f", ir.ValueSymFloat, nil}, value.FromDouble(0.5), ""},
