@@ -133,3 +133,39 @@ func example(args []string) (string, error) {
 	}
 	return "", fmt.Errorf("unknown example %q", args[0])
 }
+
+// TestGoSnippetsMatchTheCode: the interfaces the document shows are the
+// ones package backend declares, line for line.
+func TestGoSnippetsMatchTheCode(t *testing.T) {
+	doc, err := os.ReadFile("backend-contract.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("../backend/runtime.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := map[string]bool{}
+	for _, l := range strings.Split(string(src), "\n") {
+		code[strings.TrimSpace(l)] = true
+	}
+	blocks := regexp.MustCompile("(?s)```go\n(.*?)```").FindAllStringSubmatch(string(doc), -1)
+	if len(blocks) == 0 {
+		t.Fatal("no Go snippet in the document")
+	}
+	for _, b := range blocks {
+		inType := false
+		for _, l := range strings.Split(b[1], "\n") {
+			l = strings.TrimSpace(l)
+			if strings.HasPrefix(l, "type ") {
+				inType = true
+			}
+			if inType && !code[l] {
+				t.Errorf("the document shows %q, which backend/runtime.go does not declare", l)
+			}
+			if l == "}" {
+				inType = false
+			}
+		}
+	}
+}
