@@ -90,3 +90,15 @@ func tensorList(slot value.Value, n int) []*tensor.Tensor {
 	}
 	return make([]*tensor.Tensor, n)
 }
+
+// filled makes the op's result: a tensor of dtype dt and the given sizes,
+// every element v.
+func (c *Context) filled(out []value.Value, dt tensor.DType, sizes []int, v value.Value) error {
+	r, err := c.empty(dt, sizes)
+	if err != nil {
+		return err
+	}
+	fillScalar(r, v)
+	out[0] = value.FromTensor(r)
+	return nil
+}

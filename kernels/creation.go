@@ -222,13 +222,7 @@ func fillKernel(ctx *Context, args, out []value.Value) error {
 	if err != nil {
 		return err
 	}
-	r, err := ctx.empty(x.DType(), x.Sizes())
-	if err != nil {
-		return err
-	}
-	fillScalar(r, v)
-	out[0] = value.FromTensor(r)
-	return nil
+	return ctx.filled(out, x.DType(), x.Sizes(), v)
 }
 
 // arangeKernel reads start/end/step from the given argument indices (-1:
@@ -327,13 +321,7 @@ func fullKernel(ctx *Context, args, out []value.Value) error {
 	if err := checkDevice(args, 4); err != nil {
 		return err
 	}
-	r, err := ctx.empty(dt, size)
-	if err != nil {
-		return err
-	}
-	fillScalar(r, v)
-	out[0] = value.FromTensor(r)
-	return nil
+	return ctx.filled(out, dt, size, v)
 }
 
 // filledKernel is zeros/ones/empty (like=false: args are size, dtype, ...)
@@ -366,13 +354,7 @@ func filledKernel(fill int64, like bool) Kernel {
 		if err := checkDevice(args, dtArg+2); err != nil {
 			return err
 		}
-		r, err := ctx.empty(dt, size)
-		if err != nil {
-			return err
-		}
-		fillScalar(r, value.FromInt(fill))
-		out[0] = value.FromTensor(r)
-		return nil
+		return ctx.filled(out, dt, size, value.FromInt(fill))
 	}
 }
 
@@ -389,13 +371,7 @@ func fullLikeKernel(ctx *Context, args, out []value.Value) error {
 	if err != nil {
 		return err
 	}
-	r, err := ctx.empty(dt, x.Sizes())
-	if err != nil {
-		return err
-	}
-	fillScalar(r, v)
-	out[0] = value.FromTensor(r)
-	return nil
+	return ctx.filled(out, dt, x.Sizes(), v)
 }
 
 func newFilledKernel(fill int64) Kernel {
@@ -413,13 +389,7 @@ func newFilledKernel(fill int64) Kernel {
 		if err != nil {
 			return err
 		}
-		r, err := ctx.empty(dt, size)
-		if err != nil {
-			return err
-		}
-		fillScalar(r, value.FromInt(fill))
-		out[0] = value.FromTensor(r)
-		return nil
+		return ctx.filled(out, dt, size, value.FromInt(fill))
 	}
 }
 
@@ -441,13 +411,7 @@ func newFullKernel(ctx *Context, args, out []value.Value) error {
 	if err != nil {
 		return err
 	}
-	r, err := ctx.empty(dt, size)
-	if err != nil {
-		return err
-	}
-	fillScalar(r, v)
-	out[0] = value.FromTensor(r)
-	return nil
+	return ctx.filled(out, dt, size, v)
 }
 
 // emptyStridedKernel returns a contiguous tensor of the requested sizes;
@@ -482,13 +446,7 @@ func scalarTensorKernel(ctx *Context, args, out []value.Value) error {
 	if err := checkDevice(args, 3); err != nil {
 		return err
 	}
-	r, err := ctx.empty(dt, nil)
-	if err != nil {
-		return err
-	}
-	fillScalar(r, v)
-	out[0] = value.FromTensor(r)
-	return nil
+	return ctx.filled(out, dt, nil, v)
 }
 
 // localScalarDense unboxes a one-element tensor into an Int, Double or Bool.

@@ -41,17 +41,28 @@ func init() {
 	register(diagonalKernel, "aten.diagonal.default")
 }
 
-func viewKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
+// The views taking (self, int[]).
+var (
+	viewKernel    = intListView("size", (*tensor.Tensor).View)
+	permuteKernel = intListView("dims", (*tensor.Tensor).Permute)
+	expandKernel  = intListView("size", (*tensor.Tensor).Expand)
+)
+
+// intListView makes a view kernel taking (self, int[] arg): view,
+// permute, expand.
+func intListView(arg string, f func(h, x *tensor.Tensor, ints []int) (*tensor.Tensor, error)) Kernel {
+	return func(ctx *Context, args, out []value.Value) error {
+		x, err := argTensor(args, 0, "self")
+		if err != nil {
+			return err
+		}
+		var buf [8]int
+		ints, err := argInts(args, 1, arg, buf[:0])
+		if err != nil {
+			return err
+		}
+		return viewResult(ctx, out, func(h *tensor.Tensor) (*tensor.Tensor, error) { return f(h, x, ints) })
 	}
-	var buf [8]int
-	size, err := argInts(args, 1, "size", buf[:0])
-	if err != nil {
-		return err
-	}
-	return viewResult(ctx, out, func(h *tensor.Tensor) (*tensor.Tensor, error) { return h.View(x, size) })
 }
 
 // reshapeKernel views when strides allow and copies otherwise.
@@ -81,32 +92,6 @@ func reshapeKernel(ctx *Context, args, out []value.Value) error {
 	err = viewResult(ctx, out, func(h *tensor.Tensor) (*tensor.Tensor, error) { return h.View(c, size) })
 	ctx.Pool.Release(c) // the view holds the storage now
 	return err
-}
-
-func permuteKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	var buf [8]int
-	dims, err := argInts(args, 1, "dims", buf[:0])
-	if err != nil {
-		return err
-	}
-	return viewResult(ctx, out, func(h *tensor.Tensor) (*tensor.Tensor, error) { return h.Permute(x, dims) })
-}
-
-func expandKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	var buf [8]int
-	size, err := argInts(args, 1, "size", buf[:0])
-	if err != nil {
-		return err
-	}
-	return viewResult(ctx, out, func(h *tensor.Tensor) (*tensor.Tensor, error) { return h.Expand(x, size) })
 }
 
 func expandAsKernel(ctx *Context, args, out []value.Value) error {
