@@ -54,24 +54,14 @@ type RunResult struct {
 	Err       string
 }
 
-// Inputs reads a case folder's in_*.npy files in order.
+// Inputs reads a case folder's inputs in order, as a run takes them.
 func Inputs(dir string) ([]value.Value, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "in_*.npy"))
+	c, err := npy.ReadCase(os.DirFS(dir))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	sort.Slice(paths, func(i, j int) bool {
-		var a, b int
-		fmt.Sscanf(filepath.Base(paths[i]), "in_%d.npy", &a)
-		fmt.Sscanf(filepath.Base(paths[j]), "in_%d.npy", &b)
-		return a < b
-	})
 	var vals []value.Value
-	for _, p := range paths {
-		t, err := npy.ReadFile(p)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
-		}
+	for _, t := range c.Inputs {
 		vals = append(vals, runtime.InputValue(t))
 	}
 	return vals, nil

@@ -216,30 +216,19 @@ func mustJSON(p *backend.Profile) []byte {
 }
 
 func loadCase() ([]value.Value, []*tensor.Tensor, error) {
-	dir := path.Join(path.Dir(fixtures.DemoModel), "io", Case)
-	read := func(name string) (*tensor.Tensor, error) {
-		b, err := fs.ReadFile(fixtures.Demo, path.Join(dir, name))
-		if err != nil {
-			return nil, err
-		}
-		return npy.Decode(b)
-	}
-	var inputs []value.Value
-	for i := 0; ; i++ {
-		t, err := read(fmt.Sprintf("in_%d.npy", i))
-		if errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		inputs = append(inputs, runtime.InputValue(t))
-	}
-	want, err := read("out_0.npy")
+	dir, err := fs.Sub(fixtures.Demo, path.Join(path.Dir(fixtures.DemoModel), "io", Case))
 	if err != nil {
 		return nil, nil, err
 	}
-	return inputs, []*tensor.Tensor{want}, nil
+	c, err := npy.ReadCase(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var inputs []value.Value
+	for _, t := range c.Inputs {
+		inputs = append(inputs, runtime.InputValue(t))
+	}
+	return inputs, c.Outputs, nil
 }
 
 // measure runs a program a few times: its largest difference from the

@@ -605,42 +605,21 @@ func (p *program) inputs(t testing.TB, user []value.Value, state map[string]*ten
 }
 
 func readCase(t testing.TB, dir string) (ins, outs []value.Value) {
-	for i := 0; ; i++ {
-		x, err := npy.ReadFile(filepath.Join(dir, fmt.Sprintf("in_%d.npy", i)))
-		if os.IsNotExist(errUnwrap(err)) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	c, err := npy.ReadCase(os.DirFS(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range c.Inputs {
 		if x.Dim() == 0 && x.DType() == tensor.Int64 {
 			ins = append(ins, value.FromInt(x.Int()))
 		} else {
 			ins = append(ins, value.FromTensor(x))
 		}
 	}
-	for i := 0; ; i++ {
-		x, err := npy.ReadFile(filepath.Join(dir, fmt.Sprintf("out_%d.npy", i)))
-		if err != nil {
-			break
-		}
+	for _, x := range c.Outputs {
 		outs = append(outs, value.FromTensor(x))
 	}
-	return
-}
-
-func errUnwrap(err error) error {
-	for err != nil {
-		if pe, ok := err.(*os.PathError); ok {
-			return pe
-		}
-		u, ok := err.(interface{ Unwrap() error })
-		if !ok {
-			return err
-		}
-		err = u.Unwrap()
-	}
-	return nil
+	return ins, outs
 }
 
 // runFixture executes every reference case of a model and compares with

@@ -3,7 +3,6 @@ package lower_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -47,23 +46,13 @@ func loadLlama(t testing.TB) (*ir.Program, []llamaCase) {
 	sort.Strings(dirs)
 	var cases []llamaCase
 	for _, d := range dirs {
-		c := llamaCase{name: filepath.Base(d)}
-		for _, kind := range []string{"in", "out"} {
-			for i := 0; ; i++ {
-				path := filepath.Join(d, fmt.Sprintf("%s_%d.npy", kind, i))
-				if _, err := os.Stat(path); err != nil {
-					break
-				}
-				x, err := npy.ReadFile(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if kind == "in" {
-					c.in = append(c.in, runtime.InputValue(x))
-				} else {
-					c.out = append(c.out, x)
-				}
-			}
+		rc, err := npy.ReadCase(os.DirFS(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := llamaCase{name: filepath.Base(d), out: rc.Outputs}
+		for _, x := range rc.Inputs {
+			c.in = append(c.in, runtime.InputValue(x))
 		}
 		if len(c.in) == 0 || len(c.out) == 0 {
 			t.Fatalf("%s: no inputs or outputs", d)

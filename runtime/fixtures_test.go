@@ -2,7 +2,6 @@ package runtime_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -26,34 +25,32 @@ type Case struct {
 
 func loadCases(t testing.TB, model string) []Case {
 	t.Helper()
-	dirs, _ := filepath.Glob(filepath.Join(fixtures.ModelDir(model), "io", "case*"))
+	return loadCasesIn(t, fixtures.ModelDir(model))
+}
+
+// loadCasesIn reads the reference cases under dir/io (caseK/in_I.npy,
+// out_J.npy), failing the test when there are none.
+func loadCasesIn(t testing.TB, dir string) []Case {
+	t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(dir, "io", "case*"))
 	sort.Strings(dirs)
 	var cases []Case
-	for _, dir := range dirs {
-		c := Case{Dir: dir}
-		for i := 0; ; i++ {
-			path := filepath.Join(dir, fmt.Sprintf("in_%d.npy", i))
-			if _, err := os.Stat(path); err != nil {
-				break
-			}
-			x, err := npy.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+	for _, d := range dirs {
+		rc, err := npy.ReadCase(os.DirFS(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rc.Inputs) == 0 || len(rc.Outputs) == 0 {
+			t.Fatalf("%s: no inputs or outputs", d)
+		}
+		c := Case{Dir: d, Outputs: rc.Outputs}
+		for _, x := range rc.Inputs {
 			c.Inputs = append(c.Inputs, runtime.InputValue(x))
 		}
-		for j := 0; ; j++ {
-			path := filepath.Join(dir, fmt.Sprintf("out_%d.npy", j))
-			if _, err := os.Stat(path); err != nil {
-				break
-			}
-			y, err := npy.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c.Outputs = append(c.Outputs, y)
-		}
 		cases = append(cases, c)
+	}
+	if len(cases) == 0 {
+		t.Fatalf("%s: no cases", dir)
 	}
 	return cases
 }

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -15,7 +13,6 @@ import (
 
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
-	"github.com/seam-rt/seam/npy"
 	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/runtime"
 	"github.com/seam-rt/seam/tensor"
@@ -27,43 +24,6 @@ import (
 // grouped-query attention (4 query heads, 2 KV heads), a SiLU-gated MLP,
 // with a symbolic sequence length s0 in [2, 128].
 func llamaDir() string { return filepath.Join(fixtures.Dir(), "extra", "llama_tiny") }
-
-// loadCasesIn reads the reference cases under dir/io (caseK/in_I.npy,
-// out_J.npy), as loadCases does for the fixtures under models/.
-func loadCasesIn(t testing.TB, dir string) []Case {
-	t.Helper()
-	dirs, _ := filepath.Glob(filepath.Join(dir, "io", "case*"))
-	sort.Strings(dirs)
-	var cases []Case
-	for _, d := range dirs {
-		c := Case{Dir: d}
-		for _, kind := range []string{"in", "out"} {
-			for i := 0; ; i++ {
-				path := filepath.Join(d, fmt.Sprintf("%s_%d.npy", kind, i))
-				if _, err := os.Stat(path); err != nil {
-					break
-				}
-				x, err := npy.ReadFile(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if kind == "in" {
-					c.Inputs = append(c.Inputs, runtime.InputValue(x))
-				} else {
-					c.Outputs = append(c.Outputs, x)
-				}
-			}
-		}
-		if len(c.Inputs) == 0 || len(c.Outputs) == 0 {
-			t.Fatalf("%s: no inputs or outputs", d)
-		}
-		cases = append(cases, c)
-	}
-	if len(cases) == 0 {
-		t.Fatalf("%s: no cases", dir)
-	}
-	return cases
-}
 
 func openLlama(t testing.TB, path string) (*pt2.Archive, *runtime.Program) {
 	t.Helper()

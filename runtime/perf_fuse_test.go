@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,16 +33,12 @@ func loadFixture(t testing.TB, model string, fuse bool) *Program {
 
 func caseInputs(t testing.TB, model, c string) []value.Value {
 	t.Helper()
+	rc, err := npy.ReadCase(os.DirFS(filepath.Join(fixtures.ModelDir(model), "io", c)))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var in []value.Value
-	for i := 0; ; i++ {
-		path := filepath.Join(fixtures.ModelDir(model), "io", c, fmt.Sprintf("in_%d.npy", i))
-		if _, err := os.Stat(path); err != nil {
-			break
-		}
-		x, err := npy.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, x := range rc.Inputs {
 		in = append(in, InputValue(x))
 	}
 	return in

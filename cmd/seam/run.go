@@ -34,13 +34,22 @@ func runCmd() *cobra.Command {
 			"--repeat N runs N more times and prints latency figures (and time per delegate).",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if caseDir != "" {
-				ins, err := filepath.Glob(filepath.Join(caseDir, "in_*.npy"))
+			var vals []value.Value
+			for _, path := range inputs {
+				t, err := npy.ReadFile(path)
 				if err != nil {
 					return err
 				}
-				sortNumbered(ins)
-				inputs = append(inputs, ins...)
+				vals = append(vals, runtime.InputValue(t))
+			}
+			if caseDir != "" {
+				c, err := npy.ReadCase(os.DirFS(caseDir))
+				if err != nil {
+					return fmt.Errorf("%s: %w", caseDir, err)
+				}
+				for _, t := range c.Inputs {
+					vals = append(vals, runtime.InputValue(t))
+				}
 				if expectDir == "" {
 					expectDir = caseDir
 				}
@@ -53,14 +62,6 @@ func runCmd() *cobra.Command {
 			prog, err := runtime.LoadArchive(a)
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
-			}
-			vals := make([]value.Value, len(inputs))
-			for i, path := range inputs {
-				t, err := npy.ReadFile(path)
-				if err != nil {
-					return fmt.Errorf("%s: %w", path, err)
-				}
-				vals[i] = runtime.InputValue(t)
 			}
 			ctx := context.Background()
 			w := cmd.OutOrStdout()
@@ -100,16 +101,6 @@ func runCmd() *cobra.Command {
 	cmd.Flags().StringVar(&caseDir, "case", "", "a reference case folder: DIR/in_*.npy as inputs, DIR/out_*.npy expected")
 	cmd.Flags().IntVar(&repeat, "repeat", 0, "time N more runs and print latency figures")
 	return cmd
-}
-
-// sortNumbered orders in_2.npy before in_10.npy.
-func sortNumbered(paths []string) {
-	num := func(p string) int {
-		var n int
-		fmt.Sscanf(filepath.Base(p)[3:], "%d", &n)
-		return n
-	}
-	sort.Slice(paths, func(i, j int) bool { return num(paths[i]) < num(paths[j]) })
 }
 
 func describeValue(v value.Value) string {
