@@ -294,7 +294,7 @@ func (pr *Printer) arg(a *ir.Argument, hop bool) string {
 	case ir.ArgBool:
 		return pyBool(a.Bool)
 	case ir.ArgString:
-		return PyRepr(a.Str)
+		return sym.PyRepr(a.Str)
 	case ir.ArgOperator:
 		return a.Str
 	case ir.ArgSymInt, ir.ArgSymFloat, ir.ArgSymBool, ir.ArgOptionalTensor:
@@ -335,7 +335,7 @@ func (pr *Printer) arg(a *ir.Argument, hop bool) string {
 	case ir.ArgBools:
 		return list(mapStr(a.Bools, pyBool))
 	case ir.ArgStrings:
-		return list(mapStr(a.Strings, PyRepr))
+		return list(mapStr(a.Strings, sym.PyRepr))
 	case ir.ArgTensors, ir.ArgSymInts, ir.ArgSymFloats, ir.ArgSymBools, ir.ArgOptionalTensors:
 		items := make([]string, len(a.List))
 		for i := range a.List {
@@ -356,7 +356,7 @@ func (pr *Printer) arg(a *ir.Argument, hop bool) string {
 		items := make([]string, len(keys))
 		for i, k := range keys {
 			v := a.Map[k]
-			items[i] = PyRepr(k) + ": " + pr.arg(&v, hop)
+			items[i] = sym.PyRepr(k) + ": " + pr.arg(&v, hop)
 		}
 		return "{" + strings.Join(items, ", ") + "}"
 	}
@@ -399,35 +399,4 @@ func pyComplex(c complex128) string {
 		sign = ""
 	}
 	return "(" + strings.TrimSuffix(ir.FormatPyFloat(r), ".0") + sign + im + "j)"
-}
-
-// PyRepr quotes a string as Python's repr() does.
-func PyRepr(s string) string {
-	q := byte('\'')
-	if strings.ContainsRune(s, '\'') && !strings.ContainsRune(s, '"') {
-		q = '"'
-	}
-	var sb strings.Builder
-	sb.WriteByte(q)
-	for _, r := range s {
-		switch {
-		case r == '\\':
-			sb.WriteString(`\\`)
-		case r == rune(q):
-			sb.WriteByte('\\')
-			sb.WriteRune(r)
-		case r == '\n':
-			sb.WriteString(`\n`)
-		case r == '\r':
-			sb.WriteString(`\r`)
-		case r == '\t':
-			sb.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&sb, `\x%02x`, r)
-		default:
-			sb.WriteRune(r)
-		}
-	}
-	sb.WriteByte(q)
-	return sb.String()
 }

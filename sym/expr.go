@@ -261,7 +261,7 @@ func (e *Expr) writeKey(sb *strings.Builder) {
 	}
 	switch e.op {
 	case OpSymbol:
-		sb.WriteString(pyQuote(e.name))
+		sb.WriteString(PyRepr(e.name))
 		return
 	case OpInteger:
 		sb.WriteString(e.num.String())

@@ -94,8 +94,9 @@ func mpmathStr(v float64, dps int, strip bool) string {
 // formatShortest is a float's shortest round-trip text, for keys.
 func formatShortest(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
-// pyQuote is Python's repr() of a str.
-func pyQuote(s string) string {
+// PyRepr is Python's repr() of a str, as srepr quotes symbol names; the
+// graph printer quotes string arguments with it too.
+func PyRepr(s string) string {
 	q := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		q = '"'

@@ -164,7 +164,7 @@ func scanNumber(text string, i int) (end int, isFloat bool) {
 	return j, isFloat
 }
 
-// scanString decodes a Python string literal (the quoting pyQuote writes).
+// scanString decodes a Python string literal (the quoting PyRepr writes).
 func scanString(text string, i int) (string, int, error) {
 	q := text[i]
 	var sb strings.Builder

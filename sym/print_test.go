@@ -92,8 +92,8 @@ func TestPyQuote(t *testing.T) {
 	for in, want := range map[string]string{
 		"s0": "'s0'", "it's": `"it's"`, `a"b'c`: `'a"b\'c'`, "a\\b": `'a\\b'`, "a\nb": `'a\nb'`, "\x01": `'\x01'`,
 	} {
-		if got := pyQuote(in); got != want {
-			t.Errorf("pyQuote(%q) = %s, want %s", in, got, want)
+		if got := PyRepr(in); got != want {
+			t.Errorf("PyRepr(%q) = %s, want %s", in, got, want)
 		}
 	}
 }

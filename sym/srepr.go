@@ -20,7 +20,7 @@ func (e *Expr) writeSrepr(sb *strings.Builder) {
 	switch e.op {
 	case OpSymbol:
 		sb.WriteString("Symbol(")
-		sb.WriteString(pyQuote(e.name))
+		sb.WriteString(PyRepr(e.name))
 		for _, a := range e.assume {
 			sb.WriteString(", ")
 			sb.WriteString(a.Name)
