@@ -15,7 +15,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/npy"
 	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/runtime"
@@ -159,7 +158,3 @@ func Runs(root, torchTools string, minRuns int, minTime time.Duration) []RunResu
 	}
 	return out
 }
-
-// FixturesDir is where the fixtures are: the source tree when it is at
-// hand, else the given folder.
-func FixturesDir() string { return fixtures.Dir() }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seam-rt/seam/bench"
+	"github.com/seam-rt/seam/fixtures"
 )
 
 func benchCmd() *cobra.Command {
@@ -27,7 +28,7 @@ func benchCmd() *cobra.Command {
 	cmd.PersistentFlags().StringVar(&torchTools, "torch", "", "folder of the PyTorch reference scripts, to measure torch here too")
 	cmd.PersistentFlags().DurationVar(&minTime, "time", time.Second, "minimum time to spend on each case")
 	root := func() (string, error) {
-		for _, d := range []string{fixturesDir, bench.FixturesDir(), "../shared/fixtures"} {
+		for _, d := range []string{fixturesDir, fixtures.Dir(), "../shared/fixtures"} {
 			if d == "" {
 				continue
 			}
