@@ -67,7 +67,7 @@ func (pr *Printer) graph(w *bufio.Writer, class string, g *ir.Graph, specs []ir.
 			fmt.Fprintf(w, "%s%s = self.%s\n", body, sub.Name, sub.Name)
 			nested = append(nested, sub)
 		}
-		if mod, ok := DelegateModule(n); ok {
+		if mod, ok := n.DelegateModule(); ok {
 			fmt.Fprintf(w, "%s%s = self.%s\n", body, mod, mod)
 		}
 		pr.node(w, body, g, n)
@@ -239,21 +239,9 @@ var infix = map[string]string{
 	"pos": "+%s", "neg": "-%s", "invert": "~%s",
 }
 
-// DelegateTarget is the target of a delegate call, whose first argument
-// names the lowered module it calls.
-const DelegateTarget = "torch.ops.higher_order.executorch_call_delegate"
-
-// DelegateModule returns the lowered module a delegate call names.
-func DelegateModule(n *ir.Node) (string, bool) {
-	if n.Target != DelegateTarget || len(n.Inputs) == 0 || n.Inputs[0].Arg.Kind != ir.ArgString {
-		return "", false
-	}
-	return n.Inputs[0].Arg.Str, true
-}
-
 func (pr *Printer) call(n *ir.Node) string {
 	hop := isHOP(n)
-	mod, delegate := DelegateModule(n)
+	mod, delegate := n.DelegateModule()
 	var pos, kw []string
 	for i := range n.Inputs {
 		in := &n.Inputs[i]

@@ -12,9 +12,6 @@ import (
 	"github.com/seam-rt/seam/sym"
 )
 
-// DelegateTarget is the target of a delegate call node, as ExecuTorch names it.
-const DelegateTarget = "torch.ops.higher_order.executorch_call_delegate"
-
 // Proposer partitions a graph for a profile: it returns the partitions as
 // indices into g.Nodes, leaving out the nodes named in exclude.
 type Proposer func(g *ir.Graph, p *backend.Profile, exclude map[string]bool) ([][]int, error)

@@ -10,7 +10,7 @@ import (
 func (gc *graphCut) callNode(io *moduleIO) *ir.Node {
 	n := &ir.Node{
 		Name:     gc.lw.names.fresh("executorch_call_delegate"),
-		Target:   DelegateTarget,
+		Target:   ir.DelegateTarget,
 		Inputs:   []ir.NamedArgument{positional(io.name, ir.StringArg(io.name))},
 		Metadata: map[string]string{},
 	}

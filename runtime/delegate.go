@@ -10,8 +10,6 @@ import (
 	"github.com/seam-rt/seam/value"
 )
 
-const delegateTarget = "torch.ops.higher_order.executorch_call_delegate"
-
 // delegateCall is a compiled delegate call: the module, the backend that
 // runs it, and the contract every argument is checked against.
 type delegateCall struct {
@@ -49,10 +47,10 @@ func compileWithKernels(m *ir.Program, _ map[string]string) (backend.Executable,
 // described only by a profile file) runs on seam's kernels, still under its
 // declared contract.
 func (l *Loader) delegate(n *ir.Node) (*delegateCall, error) {
-	if len(n.Inputs) == 0 || n.Inputs[0].Arg.Kind != ir.ArgString {
+	name, ok := n.DelegateModule()
+	if !ok {
 		return nil, fmt.Errorf("delegate call without a module name")
 	}
-	name := n.Inputs[0].Arg.Str
 	m, ok := l.opt.Modules[name]
 	if !ok {
 		return nil, fmt.Errorf("delegate call to %s, which this program does not have", name)

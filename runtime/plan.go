@@ -131,7 +131,7 @@ func (c *compiler) compileNode(path string, n *ir.Node) (step, error) {
 	target := ir.OpName(n.Target)
 	var err error
 	switch {
-	case n.Target == delegateTarget:
+	case n.Target == ir.DelegateTarget:
 		st.kind = stepDelegate
 		st.call, err = c.loader.delegate(n)
 		if err != nil {

@@ -71,7 +71,7 @@ var allowedPython = map[string]bool{
 }
 
 func (c *checker) node(path string, g *ir.Graph, n *ir.Node) {
-	if n.Target == DelegateTarget {
+	if n.Target == ir.DelegateTarget {
 		c.delegate(path, n)
 		return
 	}
@@ -269,11 +269,11 @@ func (c *checker) nested(path string, g *ir.Graph, n *ir.Node) {
 // which (when modules are given) exists and takes as many inputs as the
 // call passes, returning as many as the call receives.
 func (c *checker) delegate(path string, n *ir.Node) {
-	if len(n.Inputs) == 0 || n.Inputs[0].Arg.Kind != ir.ArgString {
+	name, ok := n.DelegateModule()
+	if !ok {
 		c.add(DelegateCall, path, n.Name, "a delegate call's first argument must name its lowered module")
 		return
 	}
-	name := n.Inputs[0].Arg.Str
 	if c.opt.Modules == nil {
 		return
 	}

@@ -17,9 +17,6 @@ type Options struct {
 	Modules map[string]*ir.Program
 }
 
-// DelegateTarget is the target of a delegate call node.
-const DelegateTarget = "torch.ops.higher_order.executorch_call_delegate"
-
 type checker struct {
 	p    *ir.Program
 	opt  Options

@@ -111,7 +111,7 @@ func TestEachRuleBroken(t *testing.T) {
 			b.Outputs = append(b.Outputs, b.Outputs[0])
 		}, "cond"},
 		{verify.DelegateCall, "mlp", func(t *testing.T, p *ir.Program) {
-			nodeNamed(t, p.Graph, "relu").Target = verify.DelegateTarget
+			nodeNamed(t, p.Graph, "relu").Target = ir.DelegateTarget
 		}, "relu"},
 	}
 	seen := map[verify.Rule]bool{}
