@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/verify"
 )
 
@@ -23,32 +22,11 @@ func (e *BugError) Error() string {
 }
 
 // check verifies the parent and every module, and each module against its
-// backend's contract. Lowering never assumes it got this right.
+// backend's contract, as a reader of the written archive would. Lowering
+// never assumes it got this right.
 func (lw *lowerer) check() error {
-	modules := map[string]*ir.Program{}
-	for _, m := range lw.res.Modules {
-		modules[m.Name] = m.Program
-	}
-	vs := verify.Errors(verify.Program(lw.res.Program, verify.Options{Modules: modules}))
-	for _, m := range lw.res.Modules {
-		for _, v := range verify.Errors(verify.Program(m.Program, verify.Options{Modules: modules})) {
-			v.Graph = joinPath(m.Name, v.Graph)
-			vs = append(vs, v)
-		}
-		for _, v := range verify.Contract(m.Program, lw.prof) {
-			v.Graph = joinPath(m.Name, v.Graph)
-			vs = append(vs, v)
-		}
-	}
-	if len(vs) > 0 {
+	if vs := verify.Errors(verify.Archive(lw.res.Archive())); len(vs) > 0 {
 		return &BugError{Violations: vs}
 	}
 	return nil
-}
-
-func joinPath(a, b string) string {
-	if b == "" {
-		return a
-	}
-	return a + "." + b
 }

@@ -5,8 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/seam-rt/seam/backend"
-	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/verify"
 )
@@ -25,7 +23,7 @@ func verifyCmd() *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			vs := verifyArchive(a)
+			vs := verify.Archive(a)
 			errs := verify.Errors(vs)
 			for _, v := range vs {
 				fmt.Fprintln(cmd.OutOrStdout(), v)
@@ -41,38 +39,4 @@ func verifyCmd() *cobra.Command {
 			return nil
 		},
 	}
-}
-
-// verifyArchive verifies every program of an archive; modules are checked
-// against their delegate records' backends where seam knows them.
-func verifyArchive(a *pt2.Archive) []verify.Violation {
-	modules := map[string]*ir.Program{}
-	for name, p := range a.Programs {
-		if name != pt2.MainModel {
-			modules[name] = p
-		}
-	}
-	var out []verify.Violation
-	for _, name := range a.ModelNames() {
-		vs := verify.Program(a.Programs[name], verify.Options{Modules: modules})
-		if name != pt2.MainModel {
-			if d, ok := a.Delegates[name]; ok {
-				if prof, err := backend.Resolve(d.Backend); err == nil {
-					vs = append(vs, verify.Contract(a.Programs[name], prof)...)
-				}
-			}
-			for i := range vs {
-				vs[i].Graph = joinPath(name, vs[i].Graph)
-			}
-		}
-		out = append(out, vs...)
-	}
-	return out
-}
-
-func joinPath(a, b string) string {
-	if b == "" {
-		return a
-	}
-	return a + "." + b
 }

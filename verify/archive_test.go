@@ -1,0 +1,54 @@
+package verify_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/lower"
+	"github.com/seam-rt/seam/verify"
+)
+
+// TestArchive: a lowered archive verifies clean, and a module whose record
+// claims a contract it breaks (the naive cut: a SymInt handed to a
+// tensor-only backend) is reported against that module.
+func TestArchive(t *testing.T) {
+	p := load(t, "gpt2_tiny")
+	prof, _ := backend.Builtin("tensor-only")
+	res, err := lower.Lower(p, prof, lower.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vs := verify.Archive(res.Archive()); len(vs) > 0 {
+		t.Errorf("clean lowering: %v", vs)
+	}
+	relaxed := *prof
+	relaxed.Placeholders.SymInt = backend.Scalar
+	res, err = lower.Lower(p, &relaxed, lower.Options{Policy: lower.Fail})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := res.Archive()
+	var sb strings.Builder
+	prof.WriteJSON(&sb)
+	for _, d := range a.Delegates {
+		d.Profile = []byte(sb.String())
+	}
+	vs := verify.Archive(a)
+	if len(vs) == 0 {
+		t.Fatal("a SymInt placeholder passed a tensor-only contract")
+	}
+	for _, v := range vs {
+		if v.Rule != verify.ContractSymbolic || !strings.HasPrefix(v.Graph, "lowered_module_") || v.Node != "sym_size_int_24" {
+			t.Errorf("unexpected %v", v)
+		}
+	}
+	delete(a.Delegates, "lowered_module_0")
+	warned := false
+	for _, v := range verify.Archive(a) {
+		warned = warned || (v.Warning && v.Graph == "lowered_module_0")
+	}
+	if !warned {
+		t.Error("a module without a delegate record was not flagged")
+	}
+}
