@@ -32,7 +32,7 @@ func BenchmarkExecute(b *testing.B) {
 					best, bestN = filepath.Base(d), n
 				}
 			}
-			args := graphArgs(p, caseInputs(b, model, best))
+			args := p.graphArgs(caseInputs(b, model, best))
 			f := newFrame()
 			if _, err := f.run(ctx, p.plan, args); err != nil {
 				b.Fatal(err)

@@ -4,26 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/seam-rt/seam/value"
 )
-
-// graphArgs builds the graph inputs of a run as Program.run does.
-func graphArgs(p *Program, inputs []value.Value) []value.Value {
-	args := make([]value.Value, len(p.sources))
-	for i, s := range p.sources {
-		switch s.kind {
-		case fromUser:
-			args[i] = inputs[s.user]
-		case fromWeight:
-			args[i] = s.weight
-		case fromState:
-			args[i] = p.state[s.target]
-		case fromConstant:
-			args[i] = s.lit
-		}
-	}
-	return args
-}
 
 // In steady state the executor and the kernels allocate nothing per op: a
 // run allocates the slice of results and, per output, the tensor the
@@ -38,7 +19,7 @@ func TestSteadyStateRunAllocations(t *testing.T) {
 		{"gpt2_tiny", "case3"}, {"bert_tiny", "case3"}, {"cnn", "case2"}, {"gpt2_l12", "case1"}, {"mlp", "case3"},
 	} {
 		p := loadFixture(t, c.model, true)
-		args := graphArgs(p, caseInputs(t, c.model, c.cs))
+		args := p.graphArgs(caseInputs(t, c.model, c.cs))
 		f := newFrame()
 		ctx := context.Background()
 		outs, err := f.run(ctx, p.plan, args)

@@ -312,20 +312,7 @@ func (p *Program) run(ctx context.Context, inputs []value.Value, timed bool) ([]
 	if timed {
 		f.timing = map[string]*DelegateTime{}
 	}
-	args := make([]value.Value, len(p.sources))
-	for i, s := range p.sources {
-		switch s.kind {
-		case fromUser:
-			args[i] = inputs[s.user]
-		case fromWeight:
-			args[i] = s.weight
-		case fromState:
-			args[i] = p.state[s.target]
-		case fromConstant:
-			args[i] = s.lit
-		}
-	}
-	outs, err := f.run(ctx, p.plan, args)
+	outs, err := f.run(ctx, p.plan, p.graphArgs(inputs))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -345,6 +332,25 @@ func (p *Program) run(ctx context.Context, inputs []value.Value, timed bool) ([]
 		}
 	}
 	return user, times, nil
+}
+
+// graphArgs builds the graph's inputs from the user inputs, the weights,
+// the buffer state and the constants.
+func (p *Program) graphArgs(inputs []value.Value) []value.Value {
+	args := make([]value.Value, len(p.sources))
+	for i, s := range p.sources {
+		switch s.kind {
+		case fromUser:
+			args[i] = inputs[s.user]
+		case fromWeight:
+			args[i] = s.weight
+		case fromState:
+			args[i] = p.state[s.target]
+		case fromConstant:
+			args[i] = s.lit
+		}
+	}
+	return args
 }
 
 // checkInputs checks count, kinds, dtypes, ranks and static sizes, binds
