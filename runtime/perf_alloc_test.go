@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"testing"
-
 )
 
 // In steady state the executor and the kernels allocate nothing per op: a
