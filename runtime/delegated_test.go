@@ -1,7 +1,6 @@
 package runtime_test
 
 import (
-	"context"
 	"errors"
 	"path/filepath"
 	"testing"
@@ -62,15 +61,7 @@ func TestDelegatedMatrix(t *testing.T) {
 					la.Close()
 					continue
 				}
-				for _, c := range cases {
-					outs, err := p.Run(context.Background(), c.Inputs)
-					if err != nil {
-						t.Errorf("%s %s: %v", name, filepath.Base(c.Dir), err)
-						break
-					}
-					checkOutputs(t, name+" "+filepath.Base(c.Dir), outs, c.Outputs)
-					ran++
-				}
+				ran += runCases(t, name, p, cases)
 				la.Close()
 			}
 		}

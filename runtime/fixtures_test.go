@@ -95,6 +95,21 @@ func TestFixtureCases(t *testing.T) {
 	}
 }
 
+// runCases runs every case on p and compares with PyTorch's outputs,
+// returning how many ran.
+func runCases(t reporter, name string, p *runtime.Program, cases []Case) int {
+	t.Helper()
+	for i, c := range cases {
+		outs, err := p.Run(context.Background(), c.Inputs)
+		if err != nil {
+			t.Errorf("%s %s: %v", name, filepath.Base(c.Dir), err)
+			return i
+		}
+		checkOutputs(t, name+" "+filepath.Base(c.Dir), outs, c.Outputs)
+	}
+	return len(cases)
+}
+
 // reporter is what checkOutputs needs of a *testing.T or a *rapid.T.
 type reporter interface {
 	Helper()

@@ -39,18 +39,6 @@ func openLlama(t testing.TB, path string) (*pt2.Archive, *runtime.Program) {
 	return a, p
 }
 
-func runCases(t *testing.T, name string, p *runtime.Program, cases []Case) {
-	t.Helper()
-	for _, c := range cases {
-		outs, err := p.Run(context.Background(), c.Inputs)
-		if err != nil {
-			t.Errorf("%s %s: %v", name, filepath.Base(c.Dir), err)
-			continue
-		}
-		checkOutputs(t, name+" "+filepath.Base(c.Dir), outs, c.Outputs)
-	}
-}
-
 // TestLlamaTinyProgram checks the fixture is the program the tests below
 // mean: a symbolic input_ids i64[1, s0], s0 in [2, 128], the non-persistent
 // inv_freq buffer among the constants, and the ops of a Llama decoder.

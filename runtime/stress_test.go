@@ -1,7 +1,6 @@
 package runtime_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -77,15 +76,7 @@ func TestStressCuts(t *testing.T) {
 					t.Errorf("%s: load: %v", name, err)
 					continue
 				}
-				for _, c := range cases {
-					outs, err := p.Run(context.Background(), c.Inputs)
-					if err != nil {
-						t.Errorf("%s: %v", name, err)
-						break
-					}
-					checkOutputs(t, name, outs, c.Outputs)
-					ran++
-				}
+				ran += runCases(t, name, p, cases)
 			}
 		}
 		a.Close()
