@@ -173,12 +173,13 @@ const (
 )
 
 // Cephes expf: range reduction by ln 2 in two parts, a degree-5
-// polynomial, and VSCALEFPS for 2^n, which also rounds subnormal results
-// and overflows to +Inf correctly. Inputs are clamped to [-104, 89]: both
-// ends are past the point where float32 exp is 0 or +Inf.
+// polynomial, and VSCALEFPS for 2^n, which overflows to +Inf correctly.
+// Inputs are clamped to [expLo, 89]; below expLo, where exp would be
+// subnormal, the result is an exact 0 (subnormal arithmetic is slow, and
+// a masked softmax row is mostly such values).
 func expConsts(g *gen) {
 	g.konst(zExpHi, 89)
-	g.konst(zExpLo, -104)
+	g.konstBits(zExpLo, expLoBits)
 	g.konst(zLog2e, 1.44269504088896341)
 	g.konst(zLn2Hi, 0.693359375)
 	g.konst(zLn2Lo, -2.12194440e-4)
@@ -191,9 +192,16 @@ func expConsts(g *gen) {
 	g.konst(zP5, 5.0000001201e-1)
 }
 
-// expBody replaces x with exp(x), using t1 and t2. The clamps take x as
-// the second source so that a NaN passes through.
+// expLoBits is float32(ln 2^-126) rounded up: the least x whose exp,
+// as the polynomial computes it, is a normal float32 (TestExpFlush checks
+// every float32 around it).
+const expLoBits = 0xc2aeac4f
+
+// expBody replaces x with exp(x), using t1, t2 and K4. The clamps take x
+// as the second source so that a NaN passes through; K4 keeps the lanes
+// not below expLo (NaN included), the others end as +0.
 func expBody(g *gen, x, t1, t2 string) {
+	g.p("VCMPPS $5, %s, %s, K4", zExpLo, x) // !(x < lo): NLT_US
 	g.p("VMINPS %s, %s, %s", x, zExpHi, x)
 	g.p("VMAXPS %s, %s, %s", x, zExpLo, x)
 	g.p("VMULPS %s, %s, %s", zLog2e, x, t1)
@@ -207,7 +215,7 @@ func expBody(g *gen, x, t1, t2 string) {
 	// p*r^2 + r + 1 as (p*r + 1)*r + 1
 	g.p("VFMADD213PS %s, %s, %s", zOne, x, t2)
 	g.p("VFMADD213PS %s, %s, %s", zOne, x, t2)
-	g.p("VSCALEFPS %s, %s, %s", t1, t2, x)
+	g.p("VSCALEFPS.Z %s, %s, K4, %s", t1, t2, x)
 }
 
 // Eigen's tanh: a 13/6 odd/even rational function on [-7.9, 7.9], and
@@ -265,6 +273,12 @@ func unary(g *gen, name string, consts func(*gen), body func(*gen)) {
 	g.p("MOVQ x+8(FP), SI")
 	g.p("MOVQ n+16(FP), CX")
 	consts(g)
+	unaryLoop(g, body)
+}
+
+// unaryLoop is unary's loop, once DI (dst), SI (x), CX (n) and the
+// constants are set.
+func unaryLoop(g *gen, body func(*gen)) {
 	g.label("loop")
 	g.p("CMPQ CX, $16")
 	g.p("JB   tail")
@@ -886,6 +900,103 @@ func softmaxRows(g *gen, masked bool) {
 	g.p("RET")
 }
 
+// clamp: dst = min(max(x, lo), hi); the maximum and minimum return x's
+// NaN (x is their second source). NaN bounds are the Go side's.
+func clamp(g *gen) {
+	name := "clampAVX512"
+	g.raw(fmt.Sprintf("\n// func %s(dst, x *float32, lo, hi float32, n int)\nTEXT ·%s(SB), NOSPLIT, $0-32\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ x+8(FP), SI")
+	g.p("VBROADCASTSS lo+16(FP), Z30")
+	g.p("VBROADCASTSS hi+20(FP), Z31")
+	g.p("MOVQ n+24(FP), CX")
+	unaryLoop(g, func(g *gen) {
+		g.p("VMAXPS Z0, Z30, Z0")
+		g.p("VMINPS Z0, Z31, Z0")
+	})
+}
+
+// extremum emits dst = maximum(a, b) (or minimum): NaN if either is NaN,
+// as ATen's maximum and minimum. VMAXPS returns its second source (a)
+// when either is NaN, so a NaN in b is blended in after.
+func extremum(g *gen, name, op string) {
+	g.raw(fmt.Sprintf("\n// func %s(dst, a, b *float32, n int)\nTEXT ·%s(SB), NOSPLIT, $0-32\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ a+8(FP), SI")
+	g.p("MOVQ b+16(FP), DX")
+	g.p("MOVQ n+24(FP), CX")
+	body := func(mask string) {
+		if mask == "" {
+			g.p("VMOVUPS (SI), Z0")
+			g.p("VMOVUPS (DX), Z1")
+		} else {
+			g.p("VMOVUPS.Z (SI), %s, Z0", mask)
+			g.p("VMOVUPS.Z (DX), %s, Z1", mask)
+		}
+		g.p("VCMPPS $3, Z1, Z1, K2") // b is NaN
+		g.p("%s Z0, Z1, Z0", op)
+		g.p("VMOVAPS Z1, K2, Z0")
+	}
+	g.label("loop")
+	g.p("CMPQ CX, $16")
+	g.p("JB   tail")
+	body("")
+	g.p("VMOVUPS Z0, (DI)")
+	g.p("ADDQ $64, SI")
+	g.p("ADDQ $64, DX")
+	g.p("ADDQ $64, DI")
+	g.p("SUBQ $16, CX")
+	g.p("JMP  loop")
+	g.label("tail")
+	g.p("TESTQ CX, CX")
+	g.p("JZ   done")
+	g.tailMask()
+	body("K1")
+	g.p("VMOVUPS Z0, K1, (DI)")
+	g.label("done")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
+// hardConsts: Z28 = 3, Z29 = 0, Z30 = 6 for the hard activations.
+func hardConsts(g *gen) {
+	g.konst("Z28", 3)
+	g.p("VXORPS Z29, Z29, Z29")
+	g.konst("Z30", 6)
+}
+
+// hardBody sets Z1 = clamp(x + 3, 0, 6) (NaN kept), then Z0 = x*Z1/6
+// (hardswish) or Z1/6 (hardsigmoid): the float32 steps of ATen's kernels
+// and of their decomposition, rounded one by one.
+func hardBody(swish bool) func(*gen) {
+	return func(g *gen) {
+		g.p("VADDPS Z28, Z0, Z1")
+		g.p("VMAXPS Z1, Z29, Z1")
+		g.p("VMINPS Z1, Z30, Z1")
+		if swish {
+			g.p("VMULPS Z1, Z0, Z0")
+			g.p("VDIVPS Z30, Z0, Z0")
+		} else {
+			g.p("VDIVPS Z30, Z1, Z0")
+		}
+	}
+}
+
+// sigmoidBody sets Z0 = 1/(1 + exp(-x)), or x/(1 + exp(-x)) for silu.
+func sigmoidBody(silu bool) func(*gen) {
+	return func(g *gen) {
+		g.p("VXORPS Z1, Z1, Z1")
+		g.p("VSUBPS Z0, Z1, Z1")
+		expBody(g, "Z1", "Z2", "Z3")
+		g.p("VADDPS %s, Z1, Z1", zOne)
+		if silu {
+			g.p("VDIVPS Z1, Z0, Z0")
+		} else {
+			g.p("VDIVPS Z1, %s, Z0", zOne)
+		}
+	}
+}
+
 func main() {
 	g := &gen{}
 	header(g)
@@ -908,6 +1019,13 @@ func main() {
 	normalize(g)
 	layerNormRows(g)
 	scaleAdd(g)
+	clamp(g)
+	extremum(g, "maximumAVX512", "VMAXPS")
+	extremum(g, "minimumAVX512", "VMINPS")
+	unary(g, "hardswishAVX512", hardConsts, hardBody(true))
+	unary(g, "hardsigmoidAVX512", hardConsts, hardBody(false))
+	unary(g, "sigmoidAVX512", expConsts, sigmoidBody(false))
+	unary(g, "siluAVX512", expConsts, sigmoidBody(true))
 	out := g.b.String()
 	out = strings.ReplaceAll(out, "\t\n", "\n")
 	if err := os.WriteFile("vec_amd64.s", []byte(out), 0o644); err != nil {

@@ -10,7 +10,8 @@
 // overlap one.
 //
 // The transcendental functions are float32 approximations: exp is
-// Cephes' (within 2 ULP, exact 0 and +Inf at the ends), tanh Eigen's
+// Cephes' (within 2 ULP; +Inf past 88.72, and an exact 0 wherever the
+// result would be subnormal, below about -87.34), tanh Eigen's
 // rational function (within a few ULP, exactly ±1 past |x| = 9.1), erf in
 // GeluErf Abramowitz and Stegun 7.1.26, as ATen's vectorised erf
 // (absolute error below 2e-7). NaN propagates through all of them. The
@@ -217,6 +218,80 @@ func ScaleAdd(dst, x []float32, a, b float32) {
 		scaleAddAVX512(&dst[0], &x[0], a, b, n)
 	} else {
 		scaleAddGo(dst[:n], x, a, b)
+	}
+}
+
+// Clamp sets dst[i] = min(max(x[i], lo), hi), as ATen's clamp: NaN where
+// x[i] is NaN, and NaN everywhere when a bound is NaN. An absent bound is
+// -Inf or +Inf.
+func Clamp(dst, x []float32, lo, hi float32) {
+	n := check2(dst, x)
+	switch {
+	case lo != lo || hi != hi:
+		nan := float32(math.NaN())
+		for i := range dst[:n] {
+			dst[i] = nan
+		}
+	case useAsm && n >= minAsm:
+		clampAVX512(&dst[0], &x[0], lo, hi, n)
+	default:
+		clampGo(dst[:n], x, lo, hi)
+	}
+}
+
+// Maximum sets dst[i] = max(a[i], b[i]), NaN when either is NaN.
+func Maximum(dst, a, b []float32) {
+	if n := check3(dst, a, b); useAsm && n >= minAsm {
+		maximumAVX512(&dst[0], &a[0], &b[0], n)
+	} else {
+		maximumGo(dst[:n], a, b[:n])
+	}
+}
+
+// Minimum sets dst[i] = min(a[i], b[i]), NaN when either is NaN.
+func Minimum(dst, a, b []float32) {
+	if n := check3(dst, a, b); useAsm && n >= minAsm {
+		minimumAVX512(&dst[0], &a[0], &b[0], n)
+	} else {
+		minimumGo(dst[:n], a, b[:n])
+	}
+}
+
+// Hardswish sets dst[i] = x*clamp(x + 3, 0, 6)/6, each step rounded to
+// float32 as ATen's kernel and its decomposition (add, clamp, mul, div)
+// round them: the two agree bitwise.
+func Hardswish(dst, x []float32) {
+	if n := check2(dst, x); useAsm && n >= minAsm {
+		hardswishAVX512(&dst[0], &x[0], n)
+	} else {
+		hardswishGo(dst[:n], x)
+	}
+}
+
+// Hardsigmoid sets dst[i] = clamp(x + 3, 0, 6)/6, as Hardswish rounds it.
+func Hardsigmoid(dst, x []float32) {
+	if n := check2(dst, x); useAsm && n >= minAsm {
+		hardsigmoidAVX512(&dst[0], &x[0], n)
+	} else {
+		hardsigmoidGo(dst[:n], x)
+	}
+}
+
+// Sigmoid sets dst[i] = 1/(1 + exp(-x[i])).
+func Sigmoid(dst, x []float32) {
+	if n := check2(dst, x); useAsm && n >= minAsm {
+		sigmoidAVX512(&dst[0], &x[0], n)
+	} else {
+		sigmoidGo(dst[:n], x)
+	}
+}
+
+// Silu sets dst[i] = x[i]/(1 + exp(-x[i])).
+func Silu(dst, x []float32) {
+	if n := check2(dst, x); useAsm && n >= minAsm {
+		siluAVX512(&dst[0], &x[0], n)
+	} else {
+		siluGo(dst[:n], x)
 	}
 }
 

@@ -73,3 +73,24 @@ func scaledMaskedSoftmaxRowsAVX512(dst, x, mask *float32, scale float32, n, rows
 
 //go:noescape
 func layerNormRowsAVX512(dst, x, gamma, beta *float32, means, rstds *float64, n, rows int, eps float64)
+
+//go:noescape
+func clampAVX512(dst, x *float32, lo, hi float32, n int)
+
+//go:noescape
+func maximumAVX512(dst, a, b *float32, n int)
+
+//go:noescape
+func minimumAVX512(dst, a, b *float32, n int)
+
+//go:noescape
+func hardswishAVX512(dst, x *float32, n int)
+
+//go:noescape
+func hardsigmoidAVX512(dst, x *float32, n int)
+
+//go:noescape
+func sigmoidAVX512(dst, x *float32, n int)
+
+//go:noescape
+func siluAVX512(dst, x *float32, n int)

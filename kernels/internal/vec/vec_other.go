@@ -39,3 +39,11 @@ func scaledMaskedSoftmaxRowsAVX512(dst, x, mask *float32, scale float32, n, rows
 func layerNormRowsAVX512(dst, x, gamma, beta *float32, means, rstds *float64, n, rows int, eps float64) {
 	panic("vec: no assembly")
 }
+
+func clampAVX512(dst, x *float32, lo, hi float32, n int) { panic("vec: no assembly") }
+func maximumAVX512(dst, a, b *float32, n int)            { panic("vec: no assembly") }
+func minimumAVX512(dst, a, b *float32, n int)            { panic("vec: no assembly") }
+func hardswishAVX512(dst, x *float32, n int)             { panic("vec: no assembly") }
+func hardsigmoidAVX512(dst, x *float32, n int)           { panic("vec: no assembly") }
+func sigmoidAVX512(dst, x *float32, n int)               { panic("vec: no assembly") }
+func siluAVX512(dst, x *float32, n int)                  { panic("vec: no assembly") }
