@@ -410,3 +410,10 @@ func siluGo(dst, x []float32) {
 		dst[i] = Silu1(v)
 	}
 }
+
+func axpyGo(dst, x []float32, a float32) {
+	dst = dst[:len(x)]
+	for i, v := range x {
+		dst[i] += a * v
+	}
+}

@@ -2222,3 +2222,595 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+// func addVV256(dst, a, b *float32, n int)
+TEXT ·addVV256(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VADDPS (DX), Y0, Y0
+	ADDQ $32, DX
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func addVS256(dst, a *float32, s float32, n int)
+TEXT ·addVS256(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	VBROADCASTSS s+16(FP), Y15
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VADDPS Y15, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func subVV256(dst, a, b *float32, n int)
+TEXT ·subVV256(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VSUBPS (DX), Y0, Y0
+	ADDQ $32, DX
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func subVS256(dst, a *float32, s float32, n int)
+TEXT ·subVS256(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	VBROADCASTSS s+16(FP), Y15
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VSUBPS Y15, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func mulVV256(dst, a, b *float32, n int)
+TEXT ·mulVV256(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VMULPS (DX), Y0, Y0
+	ADDQ $32, DX
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func mulVS256(dst, a *float32, s float32, n int)
+TEXT ·mulVS256(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	VBROADCASTSS s+16(FP), Y15
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VMULPS Y15, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func divVV256(dst, a, b *float32, n int)
+TEXT ·divVV256(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VDIVPS (DX), Y0, Y0
+	ADDQ $32, DX
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func divVS256(dst, a *float32, s float32, n int)
+TEXT ·divVS256(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	VBROADCASTSS s+16(FP), Y15
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VDIVPS Y15, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func subSV256(dst, a *float32, s float32, n int)
+TEXT ·subSV256(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	VBROADCASTSS s+16(FP), Y15
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VSUBPS Y0, Y15, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func divSV256(dst, a *float32, s float32, n int)
+TEXT ·divSV256(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	VBROADCASTSS s+16(FP), Y15
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VDIVPS Y0, Y15, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func maxSV256(dst, a *float32, s float32, n int)
+TEXT ·maxSV256(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	VBROADCASTSS s+16(FP), Y15
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VMAXPS Y0, Y15, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func maxAVX2(x *float32, n int) float32
+TEXT ·maxAVX2(SB), NOSPLIT, $0-20
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $3, CX
+	VMOVUPS (SI), Y1
+	VXORPS Y2, Y2, Y2
+loop:
+	VMOVUPS (SI), Y0
+	VCMPPS $3, Y0, Y0, Y3
+	VORPS Y3, Y2, Y2
+	VMAXPS Y0, Y1, Y1
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+	VEXTRACTF128 $1, Y1, X0
+	VMAXPS X0, X1, X1
+	VPERMILPS $0x4e, X1, X0
+	VMAXPS X0, X1, X1
+	VPERMILPS $0xb1, X1, X0
+	VMAXPS X0, X1, X1
+	VMOVSS X1, ret+16(FP)
+	VMOVMSKPS Y2, AX
+	TESTL AX, AX
+	JZ   done
+	MOVL $0x7fc00000, ret+16(FP)
+done:
+	VZEROUPPER
+	RET
+
+// func expShiftSumAVX2(dst, x *float32, shift float32, n int) float64
+TEXT ·expShiftSumAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	VBROADCASTSS shift+16(FP), Y15
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+loop:
+	VMOVUPS (SI), Y0
+	VSUBPS Y15, Y0, Y0
+	VMOVUPS avx2c<>+0(SB), Y4
+	VCMPPS $5, Y4, Y0, Y3
+	VMAXPS Y0, Y4, Y0
+	VMOVUPS avx2c<>+32(SB), Y4
+	VMINPS Y0, Y4, Y0
+	VMULPS avx2c<>+64(SB), Y0, Y1
+	VROUNDPS $0, Y1, Y1
+	VFNMADD231PS avx2c<>+96(SB), Y1, Y0
+	VFNMADD231PS avx2c<>+128(SB), Y1, Y0
+	VMOVUPS avx2c<>+160(SB), Y2
+	VFMADD213PS avx2c<>+192(SB), Y0, Y2
+	VFMADD213PS avx2c<>+224(SB), Y0, Y2
+	VFMADD213PS avx2c<>+256(SB), Y0, Y2
+	VFMADD213PS avx2c<>+288(SB), Y0, Y2
+	VFMADD213PS avx2c<>+320(SB), Y0, Y2
+	VFMADD213PS avx2c<>+352(SB), Y0, Y2
+	VFMADD213PS avx2c<>+352(SB), Y0, Y2
+	VCVTPS2DQ Y1, Y1
+	VPSRAD $1, Y1, Y4
+	VPSUBD Y4, Y1, Y1
+	VPADDD avx2c<>+384(SB), Y4, Y4
+	VPSLLD $23, Y4, Y4
+	VPADDD avx2c<>+384(SB), Y1, Y1
+	VPSLLD $23, Y1, Y1
+	VMULPS Y4, Y2, Y2
+	VMULPS Y1, Y2, Y0
+	VANDPS Y3, Y0, Y0
+	VMOVUPS Y0, (DI)
+	VCVTPS2PD X0, Y5
+	VEXTRACTF128 $1, Y0, X6
+	VCVTPS2PD X6, Y6
+	VADDPD Y5, Y8, Y8
+	VADDPD Y6, Y9, Y9
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VADDPD Y9, Y8, Y8
+	VEXTRACTF128 $1, Y8, X1
+	VADDPD X1, X8, X8
+	VPERMILPD $1, X8, X1
+	VADDSD X1, X8, X8
+	VMOVSD X8, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func axpyAVX2(dst, x *float32, a float32, n int)
+TEXT ·axpyAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	VBROADCASTSS a+16(FP), Y15
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VFMADD213PS (DI), Y15, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func clampAVX2(dst, x *float32, lo, hi float32, n int)
+TEXT ·clampAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	VBROADCASTSS lo+16(FP), Y14
+	VBROADCASTSS hi+20(FP), Y15
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VMAXPS Y0, Y14, Y0
+	VMINPS Y0, Y15, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func hardswishAVX2(dst, x *float32, n int)
+TEXT ·hardswishAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VMOVUPS avx2c<>+416(SB), Y13
+	VXORPS Y14, Y14, Y14
+	VMOVUPS avx2c<>+448(SB), Y15
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VADDPS Y13, Y0, Y1
+	VMAXPS Y1, Y14, Y1
+	VMINPS Y1, Y15, Y1
+	VMULPS Y1, Y0, Y0
+	VDIVPS Y15, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func hardsigmoidAVX2(dst, x *float32, n int)
+TEXT ·hardsigmoidAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VMOVUPS avx2c<>+416(SB), Y13
+	VXORPS Y14, Y14, Y14
+	VMOVUPS avx2c<>+448(SB), Y15
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VADDPS Y13, Y0, Y1
+	VMAXPS Y1, Y14, Y1
+	VMINPS Y1, Y15, Y1
+	VDIVPS Y15, Y1, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func siluAVX2(dst, x *float32, n int)
+TEXT ·siluAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VXORPS Y1, Y1, Y1
+	VSUBPS Y0, Y1, Y1
+	VMOVUPS avx2c<>+0(SB), Y5
+	VCMPPS $5, Y5, Y1, Y4
+	VMAXPS Y1, Y5, Y1
+	VMOVUPS avx2c<>+32(SB), Y5
+	VMINPS Y1, Y5, Y1
+	VMULPS avx2c<>+64(SB), Y1, Y2
+	VROUNDPS $0, Y2, Y2
+	VFNMADD231PS avx2c<>+96(SB), Y2, Y1
+	VFNMADD231PS avx2c<>+128(SB), Y2, Y1
+	VMOVUPS avx2c<>+160(SB), Y3
+	VFMADD213PS avx2c<>+192(SB), Y1, Y3
+	VFMADD213PS avx2c<>+224(SB), Y1, Y3
+	VFMADD213PS avx2c<>+256(SB), Y1, Y3
+	VFMADD213PS avx2c<>+288(SB), Y1, Y3
+	VFMADD213PS avx2c<>+320(SB), Y1, Y3
+	VFMADD213PS avx2c<>+352(SB), Y1, Y3
+	VFMADD213PS avx2c<>+352(SB), Y1, Y3
+	VCVTPS2DQ Y2, Y2
+	VPSRAD $1, Y2, Y5
+	VPSUBD Y5, Y2, Y2
+	VPADDD avx2c<>+384(SB), Y5, Y5
+	VPSLLD $23, Y5, Y5
+	VPADDD avx2c<>+384(SB), Y2, Y2
+	VPSLLD $23, Y2, Y2
+	VMULPS Y5, Y3, Y3
+	VMULPS Y2, Y3, Y1
+	VANDPS Y4, Y1, Y1
+	VADDPS avx2c<>+352(SB), Y1, Y1
+	VDIVPS Y1, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func sigmoidAVX2(dst, x *float32, n int)
+TEXT ·sigmoidAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VXORPS Y1, Y1, Y1
+	VSUBPS Y0, Y1, Y1
+	VMOVUPS avx2c<>+0(SB), Y5
+	VCMPPS $5, Y5, Y1, Y4
+	VMAXPS Y1, Y5, Y1
+	VMOVUPS avx2c<>+32(SB), Y5
+	VMINPS Y1, Y5, Y1
+	VMULPS avx2c<>+64(SB), Y1, Y2
+	VROUNDPS $0, Y2, Y2
+	VFNMADD231PS avx2c<>+96(SB), Y2, Y1
+	VFNMADD231PS avx2c<>+128(SB), Y2, Y1
+	VMOVUPS avx2c<>+160(SB), Y3
+	VFMADD213PS avx2c<>+192(SB), Y1, Y3
+	VFMADD213PS avx2c<>+224(SB), Y1, Y3
+	VFMADD213PS avx2c<>+256(SB), Y1, Y3
+	VFMADD213PS avx2c<>+288(SB), Y1, Y3
+	VFMADD213PS avx2c<>+320(SB), Y1, Y3
+	VFMADD213PS avx2c<>+352(SB), Y1, Y3
+	VFMADD213PS avx2c<>+352(SB), Y1, Y3
+	VCVTPS2DQ Y2, Y2
+	VPSRAD $1, Y2, Y5
+	VPSUBD Y5, Y2, Y2
+	VPADDD avx2c<>+384(SB), Y5, Y5
+	VPSLLD $23, Y5, Y5
+	VPADDD avx2c<>+384(SB), Y2, Y2
+	VPSLLD $23, Y2, Y2
+	VMULPS Y5, Y3, Y3
+	VMULPS Y2, Y3, Y1
+	VANDPS Y4, Y1, Y1
+	VADDPS avx2c<>+352(SB), Y1, Y1
+	VMOVUPS avx2c<>+352(SB), Y2
+	VDIVPS Y1, Y2, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+DATA avx2c<>+0(SB)/4, $0xc2aeac4f
+DATA avx2c<>+4(SB)/4, $0xc2aeac4f
+DATA avx2c<>+8(SB)/4, $0xc2aeac4f
+DATA avx2c<>+12(SB)/4, $0xc2aeac4f
+DATA avx2c<>+16(SB)/4, $0xc2aeac4f
+DATA avx2c<>+20(SB)/4, $0xc2aeac4f
+DATA avx2c<>+24(SB)/4, $0xc2aeac4f
+DATA avx2c<>+28(SB)/4, $0xc2aeac4f
+DATA avx2c<>+32(SB)/4, $0x42b20000
+DATA avx2c<>+36(SB)/4, $0x42b20000
+DATA avx2c<>+40(SB)/4, $0x42b20000
+DATA avx2c<>+44(SB)/4, $0x42b20000
+DATA avx2c<>+48(SB)/4, $0x42b20000
+DATA avx2c<>+52(SB)/4, $0x42b20000
+DATA avx2c<>+56(SB)/4, $0x42b20000
+DATA avx2c<>+60(SB)/4, $0x42b20000
+DATA avx2c<>+64(SB)/4, $0x3fb8aa3b
+DATA avx2c<>+68(SB)/4, $0x3fb8aa3b
+DATA avx2c<>+72(SB)/4, $0x3fb8aa3b
+DATA avx2c<>+76(SB)/4, $0x3fb8aa3b
+DATA avx2c<>+80(SB)/4, $0x3fb8aa3b
+DATA avx2c<>+84(SB)/4, $0x3fb8aa3b
+DATA avx2c<>+88(SB)/4, $0x3fb8aa3b
+DATA avx2c<>+92(SB)/4, $0x3fb8aa3b
+DATA avx2c<>+96(SB)/4, $0x3f318000
+DATA avx2c<>+100(SB)/4, $0x3f318000
+DATA avx2c<>+104(SB)/4, $0x3f318000
+DATA avx2c<>+108(SB)/4, $0x3f318000
+DATA avx2c<>+112(SB)/4, $0x3f318000
+DATA avx2c<>+116(SB)/4, $0x3f318000
+DATA avx2c<>+120(SB)/4, $0x3f318000
+DATA avx2c<>+124(SB)/4, $0x3f318000
+DATA avx2c<>+128(SB)/4, $0xb95e8083
+DATA avx2c<>+132(SB)/4, $0xb95e8083
+DATA avx2c<>+136(SB)/4, $0xb95e8083
+DATA avx2c<>+140(SB)/4, $0xb95e8083
+DATA avx2c<>+144(SB)/4, $0xb95e8083
+DATA avx2c<>+148(SB)/4, $0xb95e8083
+DATA avx2c<>+152(SB)/4, $0xb95e8083
+DATA avx2c<>+156(SB)/4, $0xb95e8083
+DATA avx2c<>+160(SB)/4, $0x39506967
+DATA avx2c<>+164(SB)/4, $0x39506967
+DATA avx2c<>+168(SB)/4, $0x39506967
+DATA avx2c<>+172(SB)/4, $0x39506967
+DATA avx2c<>+176(SB)/4, $0x39506967
+DATA avx2c<>+180(SB)/4, $0x39506967
+DATA avx2c<>+184(SB)/4, $0x39506967
+DATA avx2c<>+188(SB)/4, $0x39506967
+DATA avx2c<>+192(SB)/4, $0x3ab743ce
+DATA avx2c<>+196(SB)/4, $0x3ab743ce
+DATA avx2c<>+200(SB)/4, $0x3ab743ce
+DATA avx2c<>+204(SB)/4, $0x3ab743ce
+DATA avx2c<>+208(SB)/4, $0x3ab743ce
+DATA avx2c<>+212(SB)/4, $0x3ab743ce
+DATA avx2c<>+216(SB)/4, $0x3ab743ce
+DATA avx2c<>+220(SB)/4, $0x3ab743ce
+DATA avx2c<>+224(SB)/4, $0x3c088908
+DATA avx2c<>+228(SB)/4, $0x3c088908
+DATA avx2c<>+232(SB)/4, $0x3c088908
+DATA avx2c<>+236(SB)/4, $0x3c088908
+DATA avx2c<>+240(SB)/4, $0x3c088908
+DATA avx2c<>+244(SB)/4, $0x3c088908
+DATA avx2c<>+248(SB)/4, $0x3c088908
+DATA avx2c<>+252(SB)/4, $0x3c088908
+DATA avx2c<>+256(SB)/4, $0x3d2aa9c1
+DATA avx2c<>+260(SB)/4, $0x3d2aa9c1
+DATA avx2c<>+264(SB)/4, $0x3d2aa9c1
+DATA avx2c<>+268(SB)/4, $0x3d2aa9c1
+DATA avx2c<>+272(SB)/4, $0x3d2aa9c1
+DATA avx2c<>+276(SB)/4, $0x3d2aa9c1
+DATA avx2c<>+280(SB)/4, $0x3d2aa9c1
+DATA avx2c<>+284(SB)/4, $0x3d2aa9c1
+DATA avx2c<>+288(SB)/4, $0x3e2aaaaa
+DATA avx2c<>+292(SB)/4, $0x3e2aaaaa
+DATA avx2c<>+296(SB)/4, $0x3e2aaaaa
+DATA avx2c<>+300(SB)/4, $0x3e2aaaaa
+DATA avx2c<>+304(SB)/4, $0x3e2aaaaa
+DATA avx2c<>+308(SB)/4, $0x3e2aaaaa
+DATA avx2c<>+312(SB)/4, $0x3e2aaaaa
+DATA avx2c<>+316(SB)/4, $0x3e2aaaaa
+DATA avx2c<>+320(SB)/4, $0x3f000000
+DATA avx2c<>+324(SB)/4, $0x3f000000
+DATA avx2c<>+328(SB)/4, $0x3f000000
+DATA avx2c<>+332(SB)/4, $0x3f000000
+DATA avx2c<>+336(SB)/4, $0x3f000000
+DATA avx2c<>+340(SB)/4, $0x3f000000
+DATA avx2c<>+344(SB)/4, $0x3f000000
+DATA avx2c<>+348(SB)/4, $0x3f000000
+DATA avx2c<>+352(SB)/4, $0x3f800000
+DATA avx2c<>+356(SB)/4, $0x3f800000
+DATA avx2c<>+360(SB)/4, $0x3f800000
+DATA avx2c<>+364(SB)/4, $0x3f800000
+DATA avx2c<>+368(SB)/4, $0x3f800000
+DATA avx2c<>+372(SB)/4, $0x3f800000
+DATA avx2c<>+376(SB)/4, $0x3f800000
+DATA avx2c<>+380(SB)/4, $0x3f800000
+DATA avx2c<>+384(SB)/4, $0x0000007f
+DATA avx2c<>+388(SB)/4, $0x0000007f
+DATA avx2c<>+392(SB)/4, $0x0000007f
+DATA avx2c<>+396(SB)/4, $0x0000007f
+DATA avx2c<>+400(SB)/4, $0x0000007f
+DATA avx2c<>+404(SB)/4, $0x0000007f
+DATA avx2c<>+408(SB)/4, $0x0000007f
+DATA avx2c<>+412(SB)/4, $0x0000007f
+DATA avx2c<>+416(SB)/4, $0x40400000
+DATA avx2c<>+420(SB)/4, $0x40400000
+DATA avx2c<>+424(SB)/4, $0x40400000
+DATA avx2c<>+428(SB)/4, $0x40400000
+DATA avx2c<>+432(SB)/4, $0x40400000
+DATA avx2c<>+436(SB)/4, $0x40400000
+DATA avx2c<>+440(SB)/4, $0x40400000
+DATA avx2c<>+444(SB)/4, $0x40400000
+DATA avx2c<>+448(SB)/4, $0x40c00000
+DATA avx2c<>+452(SB)/4, $0x40c00000
+DATA avx2c<>+456(SB)/4, $0x40c00000
+DATA avx2c<>+460(SB)/4, $0x40c00000
+DATA avx2c<>+464(SB)/4, $0x40c00000
+DATA avx2c<>+468(SB)/4, $0x40c00000
+DATA avx2c<>+472(SB)/4, $0x40c00000
+DATA avx2c<>+476(SB)/4, $0x40c00000
+GLOBL avx2c<>(SB), RODATA|NOPTR, $480

@@ -380,6 +380,24 @@ func TestActivations(t *testing.T) {
 	checkUnary(t, "silu far", Silu, siluGo, grid(-120, 120, 1001), silu, 4*ulp, 1e-36)
 }
 
+func TestAxpy(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	for _, n := range lengths {
+		x, d := randSlice(r, n, 3), randSlice(r, n, 3)
+		dst := append(append([]float32(nil), d...), 42)
+		Axpy(dst, x, 0.75)
+		for i := range x {
+			want := float64(d[i]) + 0.75*float64(x[i])
+			if !closeTo(float64(dst[i]), want, 0, ulp*(math.Abs(float64(d[i]))+math.Abs(0.75*float64(x[i])))) {
+				t.Fatalf("n=%d [%d] = %g, want %g", n, i, dst[i], want)
+			}
+		}
+		if dst[n] != 42 {
+			t.Fatalf("n=%d wrote past the end", n)
+		}
+	}
+}
+
 func TestShortDestinationPanics(t *testing.T) {
 	defer func() {
 		if recover() == nil {
