@@ -159,7 +159,7 @@ func convolutionKernel(ctx *Context, args, out []value.Value) error {
 
 // conv is one float32 convolution: NCHW input, OIHW weight, 2-D geometry.
 type conv struct {
-	n, c, h, w, o, groups, cg, og int
+	n, c, h, w, o, groups, cg, og  int
 	kh, kw, sh, sw, ph, pw, dh, dw int
 	oh, ow                         int
 	in, wt, bias, dst              []float32
