@@ -180,7 +180,9 @@ func (cv *conv) run(ctx *Context) error {
 		// One item is one output plane.
 		items := cv.n * cv.o
 		if k := par.Chunks(ctx.Threads, items, macs); k > 1 {
-			par.For(k, items, 1, func(lo, hi int) { cv.directPlanes(lo, hi, make([]float32, cv.phaseLen())) })
+			// A copy, so that only this branch moves it to the heap.
+			c := *cv
+			par.For(k, items, 1, func(lo, hi int) { c.directPlanes(lo, hi, make([]float32, c.phaseLen())) })
 		} else {
 			cv.directPlanes(0, items, ctx.scratchF32(cv.phaseLen()))
 		}
@@ -200,12 +202,13 @@ func (cv *conv) run(ctx *Context) error {
 	if k > 1 {
 		// Each chunk of samples has its own im2col buffer.
 		chunk := (cv.n + k - 1) / k
+		c := *cv
 		par.For(k, cv.n, chunk, func(lo, hi int) {
 			var buf []float32
 			if col != nil {
 				buf = col[lo/chunk*kk*planes:][:kk*planes]
 			}
-			cv.gemmSamples(lo, hi, buf, 1)
+			c.gemmSamples(lo, hi, buf, 1)
 		})
 		return nil
 	}
