@@ -37,12 +37,12 @@ var noFusion, noFolding bool
 type fuser struct {
 	gp     *graphPlan
 	consts map[int32]*tensor.Tensor // constant weights by slot
-	g     *ir.Graph
-	names []string // slot -> value name
-	prod  []int    // slot -> the step that defines it, -1 for inputs
-	uses  []int    // slot -> references by steps and graph outputs
-	users []int    // slot -> the last step that reads it
-	gone  []bool   // steps fused away
+	g      *ir.Graph
+	names  []string // slot -> value name
+	prod   []int    // slot -> the step that defines it, -1 for inputs
+	uses   []int    // slot -> references by steps and graph outputs
+	users  []int    // slot -> the last step that reads it
+	gone   []bool   // steps fused away
 }
 
 // fuse rewrites the patterns above in gp and drops the steps they absorb.
