@@ -59,7 +59,7 @@ type RunResult struct {
 	// one thread each, when asked; AllThreads is seam's median with every
 	// core (Median is on one thread).
 	TorchLive, OrtLive, AllThreads time.Duration
-	Err       string
+	Err                            string
 }
 
 // Inputs reads a case folder's inputs in order, as a run takes them.
