@@ -26,21 +26,27 @@ import (
 // torch 1.13; OpenBLAS's AVX-512 kernels, and the generic BLAS milestone).
 type RunCase struct {
 	Model, Case string
+	// Extra marks a program of fixtures/extra (else fixtures/models).
+	Extra bool
 	// TorchOpenBLAS and TorchGeneric are recorded medians, in ms (0: none).
 	TorchOpenBLAS, TorchGeneric float64
 }
 
 // RunCases are the cases the issue names, plus the rest of the fixtures.
 var RunCases = []RunCase{
-	{"gpt2_tiny", "case3", 1.26, 7.5},
-	{"bert_tiny", "case3", 0.66, 4.0},
-	{"cnn", "case2", 0.09, 0},
-	{"gpt2_l12", "case1", 1.59, 0},
-	{"mlp", "case0", 0, 0},
-	{"seed_like", "case0", 0, 0},
-	{"sym_float", "case0", 0, 0},
-	{"symint_input", "case0", 0, 0},
-	{"cond", "case0", 0, 0},
+	{"gpt2_tiny", "case3", false, 1.26, 7.5},
+	{"bert_tiny", "case3", false, 0.66, 4.0},
+	{"cnn", "case2", false, 0.09, 0},
+	{"llama_tiny", "case2", true, 0, 0},
+	{"mobilenet_tiny", "case0", true, 0, 0},
+	{"mobilenet_tiny_b8", "case0", true, 0, 0},
+	{"vit_tiny", "case0", true, 0, 0},
+	{"gpt2_l12", "case1", false, 1.59, 0},
+	{"mlp", "case0", false, 0, 0},
+	{"seed_like", "case0", false, 0, 0},
+	{"sym_float", "case0", false, 0, 0},
+	{"symint_input", "case0", false, 0, 0},
+	{"cond", "case0", false, 0, 0},
 }
 
 // RunResult is one case's measurement.
@@ -48,9 +54,12 @@ type RunResult struct {
 	RunCase
 	Median, Min time.Duration
 	Runs        int
-	// TorchLive is the median torch_run.py measured here, when asked.
-	TorchLive time.Duration
-	Err       string
+	// TorchLive and OrtLive are the medians torch_run.py and ort_run.js
+	// (ONNX Runtime on the graph exported by onnx_export.py) measured here,
+	// one thread each, when asked; AllThreads is seam's median with every
+	// core (Median is on one thread).
+	TorchLive, OrtLive, AllThreads time.Duration
+	Err                            string
 }
 
 // Inputs reads a case folder's inputs in order, as a run takes them.
@@ -68,13 +77,13 @@ func Inputs(dir string) ([]value.Value, error) {
 
 // TimeRun loads a model and times runs of one case: a warm-up, then runs
 // until both minRuns runs and minTime have passed.
-func TimeRun(model, dir string, minRuns int, minTime time.Duration) (median, fastest time.Duration, runs int, err error) {
+func TimeRun(model, dir string, threads, minRuns int, minTime time.Duration) (median, fastest time.Duration, runs int, err error) {
 	a, err := pt2.Open(model)
 	if err != nil {
 		return 0, 0, 0, err
 	}
 	defer a.Close()
-	p, err := runtime.LoadArchive(a)
+	p, err := runtime.LoadArchiveWith(a, runtime.Options{Threads: threads})
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -123,6 +132,33 @@ func TorchRun(tools, model, dir string, repeat int) (time.Duration, error) {
 	return time.Duration(r.MedianS * float64(time.Second)), nil
 }
 
+// OrtRun exports the case's graph to ONNX with shared/tools/onnx_export.py
+// (into a temporary folder) and times it with ort_run.js: ONNX Runtime on
+// one thread with all graph optimisations.
+func OrtRun(tools, model, dir string, repeat int) (time.Duration, error) {
+	tmp, err := os.MkdirTemp("", "seam-ort")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(tmp)
+	onnx := filepath.Join(tmp, "model.onnx")
+	exp := exec.Command("/usr/bin/python3", filepath.Join(tools, "onnx_export.py"), model, dir, onnx)
+	if out, err := exp.CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("onnx_export.py: %w: %s", err, lastLine(out))
+	}
+	out, err := exec.Command("node", filepath.Join(tools, "ort_run.js"), onnx, dir, fmt.Sprint(repeat)).Output()
+	if err != nil {
+		return 0, fmt.Errorf("ort_run.js: %w", err)
+	}
+	var r struct {
+		MedianS float64 `json:"median_s"`
+	}
+	if err := json.Unmarshal(lastLine(out), &r); err != nil {
+		return 0, fmt.Errorf("ort_run.js printed %q: %w", out, err)
+	}
+	return time.Duration(r.MedianS * float64(time.Second)), nil
+}
+
 func lastLine(b []byte) []byte {
 	for len(b) > 0 && b[len(b)-1] == '\n' {
 		b = b[:len(b)-1]
@@ -140,16 +176,28 @@ func Runs(root, torchTools string, minRuns int, minTime time.Duration) []RunResu
 	var out []RunResult
 	for _, c := range RunCases {
 		r := RunResult{RunCase: c}
-		model := filepath.Join(root, "models", c.Model, "model.pt2")
-		dir := filepath.Join(root, "models", c.Model, "io", c.Case)
+		folder := "models"
+		if c.Extra {
+			folder = "extra"
+		}
+		model := filepath.Join(root, folder, c.Model, "model.pt2")
+		dir := filepath.Join(root, folder, c.Model, "io", c.Case)
 		var err error
-		r.Median, r.Min, r.Runs, err = TimeRun(model, dir, minRuns, minTime)
+		r.Median, r.Min, r.Runs, err = TimeRun(model, dir, 1, minRuns, minTime)
 		if err != nil {
 			r.Err = err.Error()
+		}
+		if err == nil {
+			r.AllThreads, _, _, _ = TimeRun(model, dir, 0, minRuns, minTime)
 		}
 		if torchTools != "" && err == nil {
 			if d, err := TorchRun(torchTools, model, dir, 100); err == nil {
 				r.TorchLive = d
+			} else {
+				r.Err = err.Error()
+			}
+			if d, err := OrtRun(torchTools, model, dir, 200); err == nil {
+				r.OrtLive = d
 			} else {
 				r.Err = err.Error()
 			}

@@ -21,10 +21,10 @@ func ratio(a time.Duration, b float64) string {
 // (below 1 means seam is faster).
 func WriteRuns(w io.Writer, rs []RunResult) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "model\tcase\tseam median\tseam min\truns\ttorch+OpenBLAS\tratio\ttorch generic BLAS\tratio\ttorch here\tratio\t")
+	fmt.Fprintln(tw, "model\tcase\tseam/ORT\tseam/torch\tseam 1 thread\tONNX Runtime\ttorch here\tseam all threads\tseam min\truns\ttorch+OpenBLAS\tratio\ttorch generic BLAS\tratio\t")
 	for _, r := range rs {
 		if r.Err != "" && r.Median == 0 {
-			fmt.Fprintf(tw, "%s\t%s\terror: %s\t\t\t\t\t\t\t\t\t\n", r.Model, r.Case, r.Err)
+			fmt.Fprintf(tw, "%s\t%s\terror: %s\t\t\t\t\t\t\t\t\t\t\t\t\n", r.Model, r.Case, r.Err)
 			continue
 		}
 		ref := func(v float64) string {
@@ -33,18 +33,27 @@ func WriteRuns(w io.Writer, rs []RunResult) error {
 			}
 			return fmt.Sprintf("%.2f ms", v)
 		}
-		live, liveRatio := "-", "-"
-		if r.TorchLive > 0 {
-			live = ms(r.TorchLive)
-			liveRatio = ratio(r.Median, float64(r.TorchLive.Nanoseconds())/1e6)
+		live := func(d time.Duration) (string, string) {
+			if d <= 0 {
+				return "-", "-"
+			}
+			return ms(d), ratio(r.Median, float64(d.Nanoseconds())/1e6)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Model, r.Case, ms(r.Median), ms(r.Min), r.Runs,
-			ref(r.TorchOpenBLAS), ratio(r.Median, r.TorchOpenBLAS), ref(r.TorchGeneric), ratio(r.Median, r.TorchGeneric), live, liveRatio)
+		torch, torchRatio := live(r.TorchLive)
+		ort, ortRatio := live(r.OrtLive)
+		all := "-"
+		if r.AllThreads > 0 {
+			all = ms(r.AllThreads)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t\n", r.Model, r.Case, ortRatio, torchRatio,
+			ms(r.Median), ort, torch, all, ms(r.Min), r.Runs,
+			ref(r.TorchOpenBLAS), ratio(r.Median, r.TorchOpenBLAS), ref(r.TorchGeneric), ratio(r.Median, r.TorchGeneric))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, "\ntorch figures: shared/tools/README.md (one core of a 2-core dev machine, torch 1.13); 'torch here' with --torch.")
+	_, err := fmt.Fprintln(w, "\nratios are seam on one thread / the other (below 1: seam is faster); ONNX Runtime and 'torch here' are\n"+
+		"measured with --torch (one thread each); recorded torch figures: shared/tools/README.md (torch 1.13).")
 	return err
 }
 

@@ -9,6 +9,10 @@ import (
 // scratch space reused across calls. One per goroutine.
 type Context struct {
 	Pool *tensor.Pool
+	// Threads is the most goroutines a kernel may split its work across
+	// (matrix products, convolutions, large elementwise ops); 0 or 1 runs
+	// everything on the calling goroutine. Results do not depend on it.
+	Threads int
 	// temps are pooled tensors a kernel made for itself (dtype casts),
 	// released when it finishes.
 	temps []*tensor.Tensor

@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"github.com/seam-rt/seam/kernels/gemm"
+	"github.com/seam-rt/seam/kernels/internal/par"
+	"github.com/seam-rt/seam/kernels/internal/vec"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
 )
@@ -140,40 +142,11 @@ func convolutionKernel(ctx *Context, args, out []value.Value) error {
 		}
 	}
 	dst := tensor.Contig[float32](dstT)
-	cg, og := c/groups, o/groups
-	kk := cg * kh * kw
-	plane := oh * ow
-	direct := kh == 1 && kw == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0
-	var col []float32
-	if !direct {
-		colT, err := ctx.temp(tensor.Float32, []int{kk * plane})
-		if err != nil {
-			return err
-		}
-		col = tensor.Contig[float32](colT)
-	}
-	for b := 0; b < n; b++ {
-		for g := 0; g < groups; g++ {
-			src := in[(b*c+g*cg)*h*wd : (b*c+(g+1)*cg)*h*wd]
-			if direct {
-				col = src
-			} else {
-				im2col(col, src, cg, h, wd, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow)
-			}
-			outG := dst[(b*o+g*og)*plane : (b*o+(g+1)*og)*plane]
-			beta := float32(0)
-			if bv != nil {
-				for oc := 0; oc < og; oc++ {
-					v := bv[g*og+oc]
-					row := outG[oc*plane : (oc+1)*plane]
-					for i := range row {
-						row[i] = v
-					}
-				}
-				beta = 1
-			}
-			gemm.Sgemm(false, false, og, plane, kk, 1, wt[g*og*kk:(g+1)*og*kk], kk, col, plane, beta, outG, plane)
-		}
+	cv := &conv{n: n, c: c, h: h, w: wd, o: o, groups: groups, cg: c / groups, og: o / groups,
+		kh: kh, kw: kw, sh: sh, sw: sw, ph: ph, pw: pw, dh: dh, dw: dw, oh: oh, ow: ow,
+		in: in, wt: wt, bias: bv, dst: dst}
+	if err := cv.run(ctx); err != nil {
+		return err
 	}
 	if dstT != res {
 		if err := tensor.Copy(res, dstT); err != nil {
@@ -182,6 +155,190 @@ func convolutionKernel(ctx *Context, args, out []value.Value) error {
 	}
 	out[0] = value.FromTensor(res)
 	return nil
+}
+
+// conv is one float32 convolution: NCHW input, OIHW weight, 2-D geometry.
+type conv struct {
+	n, c, h, w, o, groups, cg, og  int
+	kh, kw, sh, sw, ph, pw, dh, dw int
+	oh, ow                         int
+	in, wt, bias, dst              []float32
+}
+
+// directMaxOG is the most output channels per group that the direct
+// kernel computes: past it, im2col and a GEMM of that many rows wins.
+const directMaxOG = 4
+
+// run computes every output plane: directly (depthwise and small-group
+// convolutions, where the GEMM would have a handful of rows), or as im2col
+// plus a GEMM per (sample, group), split by samples, or inside the GEMM
+// for one sample, when ctx.Threads allows.
+func (cv *conv) run(ctx *Context) error {
+	planes := cv.oh * cv.ow
+	macs := float64(planes * cv.cg * cv.kh * cv.kw)
+	if cv.og <= directMaxOG {
+		// One item is one output plane.
+		items := cv.n * cv.o
+		if k := par.Chunks(ctx.Threads, items, macs); k > 1 {
+			// A copy, so that only this branch moves it to the heap.
+			c := *cv
+			par.For(k, items, 1, func(lo, hi int) { c.directPlanes(lo, hi, make([]float32, c.phaseLen())) })
+		} else {
+			cv.directPlanes(0, items, ctx.scratchF32(cv.phaseLen()))
+		}
+		return nil
+	}
+	one := cv.kh == 1 && cv.kw == 1 && cv.sh == 1 && cv.sw == 1 && cv.ph == 0 && cv.pw == 0
+	kk := cv.cg * cv.kh * cv.kw
+	k := par.Chunks(ctx.Threads, cv.n, macs*float64(cv.o))
+	var col []float32
+	if !one {
+		colT, err := ctx.temp(tensor.Float32, []int{k * kk * planes})
+		if err != nil {
+			return err
+		}
+		col = tensor.Contig[float32](colT)
+	}
+	if k > 1 {
+		// Each chunk of samples has its own im2col buffer.
+		chunk := (cv.n + k - 1) / k
+		c := *cv
+		par.For(k, cv.n, chunk, func(lo, hi int) {
+			var buf []float32
+			if col != nil {
+				buf = col[lo/chunk*kk*planes:][:kk*planes]
+			}
+			c.gemmSamples(lo, hi, buf, 1)
+		})
+		return nil
+	}
+	cv.gemmSamples(0, cv.n, col, ctx.Threads)
+	return nil
+}
+
+// gemmSamples computes samples [lo, hi) as im2col (into col, unless the
+// convolution is 1x1) and a GEMM per group on up to threads goroutines.
+func (cv *conv) gemmSamples(lo, hi int, col []float32, threads int) {
+	plane := cv.oh * cv.ow
+	kk := cv.cg * cv.kh * cv.kw
+	hw := cv.h * cv.w
+	for b := lo; b < hi; b++ {
+		for g := 0; g < cv.groups; g++ {
+			src := cv.in[(b*cv.c+g*cv.cg)*hw : (b*cv.c+(g+1)*cv.cg)*hw]
+			a := src
+			if col != nil {
+				im2col(col, src, cv.cg, cv.h, cv.w, cv.kh, cv.kw, cv.sh, cv.sw, cv.ph, cv.pw, cv.dh, cv.dw, cv.oh, cv.ow)
+				a = col
+			}
+			outG := cv.dst[(b*cv.o+g*cv.og)*plane : (b*cv.o+(g+1)*cv.og)*plane]
+			beta := float32(0)
+			if cv.bias != nil {
+				for oc := 0; oc < cv.og; oc++ {
+					fill(outG[oc*plane:(oc+1)*plane], cv.bias[g*cv.og+oc])
+				}
+				beta = 1
+			}
+			gemm.SgemmThreads(threads, false, false, cv.og, plane, kk, 1, cv.wt[g*cv.og*kk:(g+1)*cv.og*kk], kk, a, plane, beta, outG, plane)
+		}
+	}
+}
+
+func fill(row []float32, v float32) {
+	for i := range row {
+		row[i] = v
+	}
+}
+
+// directPlanes computes output planes [lo, hi) (plane p is sample p/o,
+// channel p%o) without im2col: each output row starts at the bias, then
+// adds every tap that reads the input (channel of the group, kernel row,
+// kernel column, in that order) as an axpy along the row. A stride-2 row
+// is first split into its even and odd columns so that every tap reads a
+// contiguous run.
+func (cv *conv) directPlanes(lo, hi int, phases []float32) {
+	hw := cv.h * cv.w
+	taps := cv.kh * cv.kw
+	for p := lo; p < hi; p++ {
+		b, oc := p/cv.o, p%cv.o
+		g := oc / cv.og
+		out := cv.dst[p*cv.oh*cv.ow:][:cv.oh*cv.ow]
+		bias := float32(0)
+		if cv.bias != nil {
+			bias = cv.bias[oc]
+		}
+		fill(out, bias)
+		for ic := 0; ic < cv.cg; ic++ {
+			src := cv.in[(b*cv.c+g*cv.cg+ic)*hw:][:hw]
+			wk := cv.wt[(oc*cv.cg+ic)*taps:][:taps]
+			for y := 0; y < cv.oh; y++ {
+				row := out[y*cv.ow:][:cv.ow]
+				for ki := 0; ki < cv.kh; ki++ {
+					iy := y*cv.sh - cv.ph + ki*cv.dh
+					if iy < 0 || iy >= cv.h {
+						continue
+					}
+					line := src[iy*cv.w:][:cv.w]
+					if cv.sw > 1 {
+						splitPhases(phases, line, cv.sw)
+					}
+					for kj := 0; kj < cv.kw; kj++ {
+						cv.tap(row, line, phases, wk[ki*cv.kw+kj], kj*cv.dw-cv.pw)
+					}
+				}
+			}
+		}
+	}
+}
+
+// phaseLen is the size of splitPhases' buffer (0 at stride 1).
+func (cv *conv) phaseLen() int {
+	if cv.sw == 1 {
+		return 0
+	}
+	return cv.sw * ((cv.w + cv.sw - 1) / cv.sw)
+}
+
+// tap adds wv*line[xo*sw + off] to row[xo] for every xo that reads the
+// line (the others read padding).
+func (cv *conv) tap(row, line, phases []float32, wv float32, off int) {
+	sw, w := cv.sw, cv.w
+	// Columns xo in [x0, x1) read ix = xo*sw + off in [0, w).
+	x0 := 0
+	if off < 0 {
+		x0 = min((-off+sw-1)/sw, cv.ow)
+	}
+	x1 := 0
+	if w-1-off >= 0 {
+		x1 = min((w-1-off)/sw+1, cv.ow)
+	}
+	if x0 >= x1 {
+		return
+	}
+	if sw == 1 {
+		vec.Axpy(row[x0:x1], line[x0+off:x1+off], wv)
+		return
+	}
+	// ix = xo*sw + off = (xo + q)*sw + r with r in [0, sw): phase r of the
+	// line, from column x0 + q.
+	q, r := floorDiv(off, sw), off-floorDiv(off, sw)*sw
+	n := (w + sw - 1) / sw
+	ph := phases[r*n:][:n]
+	vec.Axpy(row[x0:x1], ph[x0+q:x1+q], wv)
+}
+
+// splitPhases lays out line's columns by their remainder mod sw: phase r
+// (n = ceil(w/sw) values, padded with zeros) holds line[r], line[r+sw], ...
+func splitPhases(phases, line []float32, sw int) {
+	n := (len(line) + sw - 1) / sw
+	for r := 0; r < sw; r++ {
+		ph := phases[r*n:][:n]
+		i := 0
+		for j := r; j < len(line); j += sw {
+			ph[i] = line[j]
+			i++
+		}
+		clear(ph[i:])
+	}
 }
 
 // im2col lays out the receptive fields of one group's channels as a

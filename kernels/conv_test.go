@@ -127,3 +127,112 @@ func TestMaxPoolMatchesDefinition(t *testing.T) {
 		ctx.Release(out[1])
 	}
 }
+
+// convRef is convolution by its definition, in float64.
+func convRef(x, w, b []float32, n, c, h, wd, o, groups, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow int) []float64 {
+	cg, og := c/groups, o/groups
+	out := make([]float64, n*o*oh*ow)
+	for bi := 0; bi < n; bi++ {
+		for oc := 0; oc < o; oc++ {
+			g := oc / og
+			for y := 0; y < oh; y++ {
+				for xo := 0; xo < ow; xo++ {
+					s := 0.0
+					if b != nil {
+						s = float64(b[oc])
+					}
+					for ic := 0; ic < cg; ic++ {
+						for ki := 0; ki < kh; ki++ {
+							for kj := 0; kj < kw; kj++ {
+								iy, ix := y*sh-ph+ki*dh, xo*sw-pw+kj*dw
+								if iy < 0 || iy >= h || ix < 0 || ix >= wd {
+									continue
+								}
+								s += float64(w[((oc*cg+ic)*kh+ki)*kw+kj]) * float64(x[((bi*c+g*cg+ic)*h+iy)*wd+ix])
+							}
+						}
+					}
+					out[((bi*o+oc)*oh+y)*ow+xo] = s
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Convolution, direct (depthwise, small groups) and through im2col, agrees
+// with its definition over random geometry, and gives bitwise the same
+// result on any number of threads.
+func TestConvolutionMatchesDefinition(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	conv := func(ctx *Context, x, w, b *tensor.Tensor, groups int, s, p, d [2]int) *tensor.Tensor {
+		bias := value.NoneValue()
+		if b != nil {
+			bias = value.FromTensor(b)
+		}
+		pair := func(v [2]int) value.Value { return value.FromInts([]int64{int64(v[0]), int64(v[1])}) }
+		args := []value.Value{value.FromTensor(x), value.FromTensor(w), bias, pair(s), pair(p), pair(d),
+			value.FromBool(false), value.FromInts([]int64{0, 0}), value.FromInt(int64(groups))}
+		out := make([]value.Value, 1)
+		if err := convolutionKernel(ctx, args, out); err != nil {
+			t.Fatal(err)
+		}
+		return out[0].Tensor()
+	}
+	rnd := func(n int) []float32 {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(r.NormFloat64())
+		}
+		return v
+	}
+	one, four := NewContext(), NewContext()
+	four.Threads = 4
+	// Large enough to be split: depthwise over planes, im2col over samples,
+	// and one sample inside the GEMM.
+	big := [][7]int{{8, 32, 32, 1, 32, 3, 2}, {4, 16, 32, 16, 32, 3, 1}, {1, 32, 64, 32, 40, 3, 1}, {3, 24, 48, 24, 20, 5, 2}}
+	for trial := 0; trial < 300+len(big); trial++ {
+		n, groups := 1+r.Intn(3), 1+r.Intn(4)
+		cg, og := 1+r.Intn(3), []int{1, 1, 2, 3, 5, 8}[r.Intn(6)]
+		c, o := cg*groups, og*groups
+		h, wd := 1+r.Intn(12), 1+r.Intn(12)
+		kh, kw := 1+r.Intn(5), 1+r.Intn(5)
+		s := [2]int{1 + r.Intn(3), 1 + r.Intn(3)}
+		d := [2]int{1 + r.Intn(2), 1 + r.Intn(2)}
+		p := [2]int{r.Intn(3), r.Intn(3)}
+		if trial >= 300 {
+			bg := big[trial-300]
+			n, c, o, groups, h, kh = bg[0], bg[1], bg[2], bg[1]/bg[3], bg[4], bg[5]
+			cg, og = c/groups, o/groups
+			wd, kw, s, d, p = h, kh, [2]int{bg[6], bg[6]}, [2]int{1, 1}, [2]int{kh / 2, kh / 2}
+		}
+		oh := (h+2*p[0]-d[0]*(kh-1)-1)/s[0] + 1
+		ow := (wd+2*p[1]-d[1]*(kw-1)-1)/s[1] + 1
+		if h+2*p[0]-d[0]*(kh-1)-1 < 0 || wd+2*p[1]-d[1]*(kw-1)-1 < 0 {
+			continue
+		}
+		xv, wv := rnd(n*c*h*wd), rnd(o*cg*kh*kw)
+		x, _ := tensor.FromSlice(xv, n, c, h, wd)
+		w, _ := tensor.FromSlice(wv, o, cg, kh, kw)
+		var bv []float32
+		var b *tensor.Tensor
+		if trial%2 == 0 {
+			bv = rnd(o)
+			b, _ = tensor.FromSlice(bv, o)
+		}
+		want := convRef(xv, wv, bv, n, c, h, wd, o, groups, kh, kw, s[0], s[1], p[0], p[1], d[0], d[1], oh, ow)
+		got := tensor.Contig[float32](conv(one, x, w, b, groups, s, p, d))
+		for i, v := range want {
+			if math.Abs(float64(got[i])-v) > 1e-5*(1+math.Abs(v))+1e-6*float64(cg*kh*kw) {
+				t.Fatalf("n%d c%d o%d groups%d %dx%d k%dx%d s%v p%v d%v: [%d] = %g, want %g",
+					n, c, o, groups, h, wd, kh, kw, s, p, d, i, got[i], v)
+			}
+		}
+		par := tensor.Contig[float32](conv(four, x, w, b, groups, s, p, d))
+		for i := range got {
+			if math.Float32bits(par[i]) != math.Float32bits(got[i]) {
+				t.Fatalf("4 threads differ at %d: %g vs %g", i, par[i], got[i])
+			}
+		}
+	}
+}

@@ -387,6 +387,9 @@ func asF32[T number](s []T) []float32 {
 // sub, mul and div of contiguous rows, or of a row and a scalar.
 func binaryRowF32(op binOp, o, a, b []float32, w *tensor.Walk, alpha float32) bool {
 	n := w.Len
+	if (op == opMaximum || op == opMinimum) && w.Step[0] == 1 && n > 0 {
+		return extremumRowF32(op, o[w.Off[0]:w.Off[0]+n], a, b, w)
+	}
 	if w.Step[0] != 1 || n == 0 || op > opDiv || alpha != 1 && op <= opSub {
 		return binaryRowFast(op, o, a, b, w, alpha)
 	}
@@ -428,6 +431,36 @@ func binaryRowF32(op binOp, o, a, b []float32, w *tensor.Walk, alpha float32) bo
 		default:
 			vec.ScalarDiv(o, s, b)
 		}
+	default:
+		return false
+	}
+	return true
+}
+
+// extremumRowF32 is maximum or minimum of contiguous rows, or of a row and
+// a scalar (as a clamp with one bound), through the vector loops.
+func extremumRowF32(op binOp, o, a, b []float32, w *tensor.Walk) bool {
+	n := len(o)
+	inf := float32(math.Inf(1))
+	bound := func(row []float32, s float32) {
+		if op == opMaximum {
+			vec.Clamp(o, row, s, inf)
+		} else {
+			vec.Clamp(o, row, -inf, s)
+		}
+	}
+	switch sa, sb := w.Step[1], w.Step[2]; {
+	case sa == 1 && sb == 1:
+		a, b = a[w.Off[1]:w.Off[1]+n], b[w.Off[2]:w.Off[2]+n]
+		if op == opMaximum {
+			vec.Maximum(o, a, b)
+		} else {
+			vec.Minimum(o, a, b)
+		}
+	case sa == 1 && sb == 0:
+		bound(a[w.Off[1]:w.Off[1]+n], b[w.Off[2]])
+	case sa == 0 && sb == 1:
+		bound(b[w.Off[2]:w.Off[2]+n], a[w.Off[1]])
 	default:
 		return false
 	}

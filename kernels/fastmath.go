@@ -18,7 +18,7 @@ func expf(x float32) float32 { return vec.Exp(x) }
 // tanhf is Eigen's rational approximation (generic_fast_tanh_float).
 func tanhf(x float32) float32 { return vec.Tanh1(x) }
 
-func sigmoidf(x float32) float32 { return 1 / (1 + expf(-x)) }
+func sigmoidf(x float32) float32 { return vec.Sigmoid1(x) }
 
 func geluTanh64(x float64) float64 {
 	const beta = math.Sqrt2 * (2 / math.SqrtPi) * 0.5

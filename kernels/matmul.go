@@ -118,7 +118,7 @@ func matmulCore(ctx *Context, a, b, out *tensor.Tensor, alpha, beta float64) err
 			oc, oa, ob := w.Off[0]+i*w.Step[0], w.Off[1]+i*w.Step[1], w.Off[2]+i*w.Step[2]
 			switch native {
 			case tensor.Float32:
-				gemm.Sgemm(ta, tb, m, n, k, float32(alpha), tensor.Data[float32](a)[oa:], lda,
+				gemm.SgemmThreads(ctx.Threads, ta, tb, m, n, k, float32(alpha), tensor.Data[float32](a)[oa:], lda,
 					tensor.Data[float32](b)[ob:], ldb, float32(beta), tensor.Data[float32](dst)[oc:], max(n, 1))
 			case tensor.Float64:
 				gemm.Dgemm(ta, tb, m, n, k, alpha, tensor.Data[float64](a)[oa:], lda,
@@ -508,4 +508,66 @@ func linearKernel(ctx *Context, args, out []value.Value) error {
 	}
 	out[0] = value.FromTensor(r)
 	return nil
+}
+
+// PackedMatmul is the kernel of x @ B (args: x), or bias + x @ B (args:
+// bias, x) when withBias, for a constant float32 B packed once at load and
+// shared by every run: x is a float32 matrix [m, B.K()], the result
+// [m, B.N()]; the bias broadcasts to it, as addmm's self does.
+func PackedMatmul(b *gemm.PackedB, withBias bool) Kernel {
+	return func(ctx *Context, args, out []value.Value) error {
+		defer ctx.releaseTemps()
+		xi := 0
+		var bias *tensor.Tensor
+		if withBias {
+			var err error
+			if bias, err = argTensor(args, 0, "self"); err != nil {
+				return err
+			}
+			xi = 1
+		}
+		x, err := argTensor(args, xi, "mat1")
+		if err != nil {
+			return err
+		}
+		if x.Dim() != 2 || x.Size(1) != b.K() || x.DType() != tensor.Float32 {
+			return errorf("mat1 %s does not fit the packed f32[%d, %d] weight", x.Type(), b.K(), b.N())
+		}
+		m := x.Size(0)
+		sizes := [2]int{m, b.N()}
+		r, err := ctx.empty(tensor.Float32, sizes[:])
+		if err != nil {
+			return err
+		}
+		beta := float32(0)
+		if bias != nil {
+			if bias.DType() != tensor.Float32 {
+				ctx.Pool.Release(r)
+				return errorf("self %s is not f32", bias.Type())
+			}
+			if err := tensor.Copy(r, bias); err != nil {
+				ctx.Pool.Release(r)
+				return errorf("self %s cannot be broadcast to the result %s", bias.Type(), r.Type())
+			}
+			beta = 1
+		}
+		s := x.Strides()
+		ta, lda, ok := gemmLayout(m, b.K(), s[0], s[1])
+		if !ok {
+			c, err := ctx.temp(tensor.Float32, x.Sizes())
+			if err == nil {
+				err = tensor.Copy(c, x)
+			}
+			if err != nil {
+				ctx.Pool.Release(r)
+				return err
+			}
+			x, ta, lda = c, false, b.K()
+		}
+		if m > 0 && b.N() > 0 {
+			gemm.SgemmPackedThreads(ctx.Threads, ta, m, 1, tensor.Data[float32](x), lda, b, beta, tensor.Contig[float32](r), b.N())
+		}
+		out[0] = value.FromTensor(r)
+		return nil
+	}
 }

@@ -1,6 +1,9 @@
 package kernels
 
 import (
+	"math"
+
+	"github.com/seam-rt/seam/kernels/internal/vec"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
 )
@@ -175,6 +178,9 @@ func maskedFillKernel(ctx *Context, args, out []value.Value) error {
 // clampWith applies lower/upper bounds (either may be None) elementwise
 // through maximum/minimum, which propagate NaN as ATen's clamp does.
 func clampWith(ctx *Context, x value.Value, lo, hi value.Value) (*tensor.Tensor, error) {
+	if r, ok, err := clampF32(ctx, x.Tensor(), lo, hi); ok {
+		return r, err
+	}
 	rt := x.Tensor().DType()
 	if !lo.IsNone() {
 		rt = ResultType(x, lo)
@@ -211,6 +217,30 @@ func clampWith(ctx *Context, x value.Value, lo, hi value.Value) (*tensor.Tensor,
 		return r, err
 	}
 	return last, nil
+}
+
+// clampF32 clamps a contiguous float32 tensor by number bounds (or None)
+// in one pass; ok is false for anything else.
+func clampF32(ctx *Context, x *tensor.Tensor, lo, hi value.Value) (*tensor.Tensor, bool, error) {
+	if x.DType() != tensor.Float32 || !x.IsContiguous() {
+		return nil, false, nil
+	}
+	b := [2]float32{float32(math.Inf(-1)), float32(math.Inf(1))}
+	for i, v := range []value.Value{lo, hi} {
+		switch v.Kind() {
+		case value.None:
+		case value.Int, value.Double:
+			b[i] = float32(v.Double())
+		default:
+			return nil, false, nil
+		}
+	}
+	r, err := ctx.empty(tensor.Float32, x.Sizes())
+	if err != nil {
+		return nil, true, err
+	}
+	vec.Clamp(tensor.Contig[float32](r), tensor.Contig[float32](x), b[0], b[1])
+	return r, true, nil
 }
 
 func clampKernel(ctx *Context, args, out []value.Value) error {

@@ -237,9 +237,13 @@ func unaryF32(op unaryOp, out, x *tensor.Tensor) {
 	case uTanh:
 		f = tanhf
 	case uSigmoid:
-		f = sigmoidf
+		f = vec.Sigmoid1
 	case uSilu:
-		f = func(v float32) float32 { return v / (1 + expf(-v)) }
+		f = vec.Silu1
+	case uHardswish:
+		f = vec.Hardswish1
+	case uHardsigmoid:
+		f = vec.Hardsigmoid1
 	case uGeluTanh:
 		f = vec.GeluTanh1
 	case uGelu:
@@ -280,6 +284,18 @@ func unaryF32(op unaryOp, out, x *tensor.Tensor) {
 				continue
 			case uGeluTanh:
 				vec.GeluTanh(dst, src)
+				continue
+			case uSigmoid:
+				vec.Sigmoid(dst, src)
+				continue
+			case uSilu:
+				vec.Silu(dst, src)
+				continue
+			case uHardswish:
+				vec.Hardswish(dst, src)
+				continue
+			case uHardsigmoid:
+				vec.Hardsigmoid(dst, src)
 				continue
 			}
 			for i, v := range src {

@@ -27,8 +27,10 @@ type graphState struct {
 	lists []listBuf
 }
 
-func newFrame() *frame {
-	return &frame{kctx: kernels.NewContext(), graphs: map[*graphPlan]*graphState{}}
+func newFrame(threads int) *frame {
+	f := &frame{kctx: kernels.NewContext(), graphs: map[*graphPlan]*graphState{}}
+	f.kctx.Threads = threads
+	return f
 }
 
 func (f *frame) state(gp *graphPlan) *graphState {

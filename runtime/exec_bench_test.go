@@ -33,7 +33,7 @@ func BenchmarkExecute(b *testing.B) {
 				}
 			}
 			args := p.graphArgs(caseInputs(b, model, best))
-			f := newFrame()
+			f := newFrame(1)
 			if _, err := f.run(ctx, p.plan, args); err != nil {
 				b.Fatal(err)
 			}

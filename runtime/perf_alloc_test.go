@@ -19,7 +19,7 @@ func TestSteadyStateRunAllocations(t *testing.T) {
 	} {
 		p := loadFixture(t, c.model, true)
 		args := p.graphArgs(caseInputs(t, c.model, c.cs))
-		f := newFrame()
+		f := newFrame(1)
 		ctx := context.Background()
 		outs, err := f.run(ctx, p.plan, args)
 		if err != nil {

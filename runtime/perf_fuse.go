@@ -5,6 +5,7 @@ import (
 
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/kernels"
+	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
 )
 
@@ -20,27 +21,37 @@ import (
 //     as mul, pow, mul, add, mul, tanh, add, mul: gelu(x, approximate='tanh').
 //   - Attention's scores, _softmax(x*c + mask, -1) as mul, add, _softmax:
 //     kernels.ScaledMaskedSoftmax.
+//   - hardswish and hardsigmoid as their decomposition spells them (add 3,
+//     clamp to [0, 6] in one or two clamps, mul by x, div by 6): the
+//     aten kernels, which round the same steps (perf_fold.go).
+//
+// With the constant weights at hand (top-level graph inputs that are
+// parameters, buffers no run changes, or tensor constants), perf_fold.go
+// also folds batch norm into the convolution before it and packs the B
+// operand of mm/addmm once for the GEMM.
 
-// noFusion turns fusion off (tests compare fused and unfused programs).
-var noFusion bool
+// noFusion turns the exact fusions off, noFolding the constant rewrites
+// (which round differently): tests compare programs with and without.
+var noFusion, noFolding bool
 
 type fuser struct {
-	gp    *graphPlan
-	g     *ir.Graph
-	names []string // slot -> value name
-	prod  []int    // slot -> the step that defines it, -1 for inputs
-	uses  []int    // slot -> references by steps and graph outputs
-	users []int    // slot -> the last step that reads it
-	gone  []bool   // steps fused away
+	gp     *graphPlan
+	consts map[int32]*tensor.Tensor // constant weights by slot
+	g      *ir.Graph
+	names  []string // slot -> value name
+	prod   []int    // slot -> the step that defines it, -1 for inputs
+	uses   []int    // slot -> references by steps and graph outputs
+	users  []int    // slot -> the last step that reads it
+	gone   []bool   // steps fused away
 }
 
 // fuse rewrites the patterns above in gp and drops the steps they absorb.
 func (c *compiler) fuse(gp *graphPlan, g *ir.Graph) {
-	if noFusion {
+	if noFusion && noFolding {
 		return
 	}
 	n := len(c.slots)
-	f := &fuser{gp: gp, g: g, names: make([]string, n), prod: make([]int, n), uses: make([]int, n),
+	f := &fuser{gp: gp, consts: c.consts, g: g, names: make([]string, n), prod: make([]int, n), uses: make([]int, n),
 		users: make([]int, n), gone: make([]bool, len(gp.steps))}
 	for name, s := range c.slots {
 		f.names[s] = name
@@ -83,11 +94,27 @@ func (c *compiler) fuse(gp *graphPlan, g *ir.Graph) {
 	}
 	fused := false
 	for i := range gp.steps {
+		if noFusion {
+			break
+		}
 		switch f.target(i) {
 		case "aten.tanh.default":
 			fused = f.geluTanh(i) || fused
 		case "aten._softmax.default":
 			fused = f.scaledMaskedSoftmax(i) || fused
+		case "aten.div.Tensor":
+			fused = f.hardActivation(i) || fused
+		}
+	}
+	for i := range gp.steps {
+		if noFolding {
+			break
+		}
+		switch f.target(i) {
+		case "aten._native_batch_norm_legit_no_training.default":
+			fused = f.foldBatchNorm(i) || fused
+		case "aten.addmm.default", "aten.mm.default":
+			fused = f.packWeight(i) || fused
 		}
 	}
 	if !fused {

@@ -136,6 +136,8 @@ func (b *graphBuilder) node(name, target string, sizes []int64, args ...any) {
 			arg = ir.Argument{Kind: ir.ArgInt, Int: int64(a)}
 		case bool:
 			arg = ir.Argument{Kind: ir.ArgBool, Bool: a}
+		case nil:
+			arg = ir.Argument{Kind: ir.ArgNone}
 		}
 		n.Inputs = append(n.Inputs, ir.NamedArgument{Arg: arg, Kind: ir.KindPositional})
 	}

@@ -96,7 +96,7 @@ func TestCloneMove(t *testing.T) {
 // moveCopy hands over the storage itself when its input held the only
 // reference, and copies when a view keeps the storage alive.
 func TestMoveCopyReusesStorage(t *testing.T) {
-	f := newFrame()
+	f := newFrame(1)
 	x, err := f.kctx.Pool.Empty(tensor.Float32, []int{3, 5})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/kernels"
 	"github.com/seam-rt/seam/ops"
+	"github.com/seam-rt/seam/tensor"
 )
 
 // graphPlan is a graph compiled for execution: every value has a slot, every
@@ -70,6 +71,8 @@ type compiler struct {
 	nlists  int32
 	missing map[string]bool
 	loader  *Loader
+	// consts are the slots of constant weights (top-level graph only).
+	consts map[int32]*tensor.Tensor
 }
 
 func (c *compiler) slot(name string) (int32, error) {
@@ -94,12 +97,16 @@ func (c *compiler) newList() int32 {
 // compileGraph plans one graph; missing kernels are collected, not fatal,
 // so that every one can be reported at once.
 func (l *Loader) compileGraph(path string, g *ir.Graph, missing map[string]bool) (*graphPlan, error) {
-	c := &compiler{slots: map[string]int32{}, missing: missing, loader: l}
+	c := &compiler{slots: map[string]int32{}, missing: missing, loader: l, consts: map[int32]*tensor.Tensor{}}
 	gp := &graphPlan{path: path, g: g}
 	for i := range g.Inputs {
 		in := &g.Inputs[i]
 		if refs := in.Refs(); len(refs) == 1 {
-			gp.inputs = append(gp.inputs, c.define(refs[0]))
+			s := c.define(refs[0])
+			gp.inputs = append(gp.inputs, s)
+			if t := l.consts[refs[0]]; t != nil && path == "" {
+				c.consts[s] = t
+			}
 		} else {
 			gp.inputs = append(gp.inputs, -1)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	goruntime "runtime"
 	"sort"
 	"sync"
 
@@ -21,6 +22,12 @@ type Options struct {
 	// delegate records (backend, compile options, contract).
 	Modules   map[string]*ir.Program
 	Delegates map[string]*pt2.Delegate
+	// Threads is the most goroutines one run may use inside a kernel
+	// (matrix products, convolutions, large elementwise ops); 0 means
+	// GOMAXPROCS, 1 runs every kernel on the caller's goroutine. Kernels
+	// split only work large enough to pay for it, and results do not
+	// depend on the count.
+	Threads int
 }
 
 // Program is a loaded program: compiled once, run many times, safe for
@@ -78,11 +85,35 @@ type userInput struct {
 type Loader struct {
 	opt   Options
 	calls []*delegateCall
+	// consts are the top-level graph inputs fed by weights that no run
+	// changes, by name: what constant rewrites may read.
+	consts map[string]*tensor.Tensor
+}
+
+// constants lists the graph inputs whose value is a loaded weight (not
+// buffer state, which runs change).
+func (p *Program) constants() map[string]*tensor.Tensor {
+	out := map[string]*tensor.Tensor{}
+	for i, s := range p.sources {
+		if s.kind != fromWeight || i >= len(p.ir.Graph.Inputs) {
+			continue
+		}
+		if refs := p.ir.Graph.Inputs[i].Refs(); len(refs) == 1 {
+			out[refs[0]] = s.weight.Tensor()
+		}
+	}
+	return out
 }
 
 // LoadArchive loads an archive's main program and, for a lowered program,
 // its modules through their backends.
 func LoadArchive(a *pt2.Archive) (*Program, error) {
+	return LoadArchiveWith(a, Options{})
+}
+
+// LoadArchiveWith is LoadArchive with options besides the archive's own
+// (its modules and delegate records replace opt's).
+func LoadArchiveWith(a *pt2.Archive, opt Options) (*Program, error) {
 	p, err := a.Program()
 	if err != nil {
 		return nil, err
@@ -93,13 +124,19 @@ func LoadArchive(a *pt2.Archive) (*Program, error) {
 			modules[name] = m
 		}
 	}
-	return Load(p, Options{Modules: modules, Delegates: a.Delegates})
+	opt.Modules, opt.Delegates = modules, a.Delegates
+	return Load(p, opt)
 }
 
 // Load compiles a program. Every op without a kernel is reported at once
 // (MissingKernelsError), before anything runs.
 func Load(p *ir.Program, opt Options) (*Program, error) {
-	l := &Loader{opt: opt}
+	prog := &Program{ir: p, ranges: map[string]sym.Range{}, state: map[string]value.Value{}}
+	// Weights first: the plan's rewrites fold and pack constant ones.
+	if err := prog.loadSources(); err != nil {
+		return nil, err
+	}
+	l := &Loader{opt: opt, consts: prog.constants()}
 	missing := map[string]bool{}
 	plan, err := l.compileGraph("", p.Graph, missing)
 	if err != nil {
@@ -113,13 +150,14 @@ func Load(p *ir.Program, opt Options) (*Program, error) {
 		sort.Strings(e.Targets)
 		return nil, e
 	}
-	prog := &Program{ir: p, plan: plan, ranges: map[string]sym.Range{}, state: map[string]value.Value{}, calls: l.calls}
-	prog.frames.New = func() any { return newFrame() }
+	prog.plan, prog.calls = plan, l.calls
+	threads := opt.Threads
+	if threads <= 0 {
+		threads = goruntime.GOMAXPROCS(0)
+	}
+	prog.frames.New = func() any { return newFrame(threads) }
 	for name, rc := range p.RangeConstraints {
 		prog.ranges[name] = sym.IntRangeBounds(rc.Min, rc.Max)
-	}
-	if err := prog.loadSources(); err != nil {
-		return nil, err
 	}
 	prog.outputs = p.Signature.Outputs
 	for _, o := range prog.outputs {

@@ -22,16 +22,18 @@ import (
 func runCmd() *cobra.Command {
 	var inputs []string
 	var outDir, expectDir, caseDir string
-	var repeat int
+	var repeat, threads int
 	cmd := &cobra.Command{
-		Use:   "run MODEL.pt2 --input A.npy [--input B.npy ...] [--out DIR] [--expect DIR] [--repeat N]",
+		Use:   "run MODEL.pt2 --input A.npy [--input B.npy ...] [--out DIR] [--expect DIR] [--repeat N] [--threads N]",
 		Short: "Run a program (or a lowered program through its delegates) on .npy inputs",
 		Long: "run executes the program on its user inputs, given in signature order as .npy files\n" +
 			"(a 0-d int64 array for an int user input). --out writes out_0.npy, out_1.npy, ...;\n" +
 			"--expect compares with DIR/out_J.npy (rtol 1e-4, atol 1e-5 for floats, exact for\n" +
 			"integers and bools), prints the largest error per output and exits 1 on a mismatch.\n" +
 			"--case DIR takes the inputs from DIR/in_*.npy and expects DIR/out_*.npy.\n" +
-			"--repeat N runs N more times and prints latency figures (and time per delegate).",
+			"--repeat N runs N more times and prints latency figures (and time per delegate).\n" +
+			"--threads N lets one run use N goroutines inside large kernels (default: the cores\n" +
+			"available); results are the same whatever N.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var vals []value.Value
@@ -59,7 +61,7 @@ func runCmd() *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			prog, err := runtime.LoadArchive(a)
+			prog, err := runtime.LoadArchiveWith(a, runtime.Options{Threads: threads})
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
@@ -100,6 +102,7 @@ func runCmd() *cobra.Command {
 	cmd.Flags().StringVar(&expectDir, "expect", "", "compare outputs with DIR/out_J.npy")
 	cmd.Flags().StringVar(&caseDir, "case", "", "a reference case folder: DIR/in_*.npy as inputs, DIR/out_*.npy expected")
 	cmd.Flags().IntVar(&repeat, "repeat", 0, "time N more runs and print latency figures")
+	cmd.Flags().IntVar(&threads, "threads", 0, "goroutines one run may use inside a kernel (default: the cores available; 1: none)")
 	return cmd
 }
 

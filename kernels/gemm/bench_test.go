@@ -132,3 +132,22 @@ func benchSgemm(b *testing.B, s benchShape, packed bool) {
 	}
 	reportGFLOPS(b, s.flops())
 }
+
+// BenchmarkSgemmThreads times a 1024² product on one goroutine and on two:
+// the intra-op speedup on two cores.
+func BenchmarkSgemmThreads(b *testing.B) {
+	const n = 1024
+	x := make([]float32, n*n)
+	for i := range x {
+		x[i] = float32(i%17) - 8
+	}
+	c := make([]float32, n*n)
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("square-1024/threads-%d", threads), func(b *testing.B) {
+			for b.Loop() {
+				SgemmThreads(threads, false, false, n, n, n, 1, x, n, x, n, 0, c, n)
+			}
+			b.ReportMetric(2*n*n*n*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}

@@ -1,6 +1,10 @@
 package gemm
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/seam-rt/seam/kernels/internal/par"
+)
 
 // directMaxM is the most rows for which B is always read in place, when the
 // kernel can: so few row panels reuse B that packing cannot pay off.
@@ -24,6 +28,20 @@ type bSource[T float] struct {
 	b      []T
 	ldb    int
 	packed *packed[T] // when non-nil, b and ldb are unused
+	joff   int        // first column of packed used (a multiple of nr)
+}
+
+// cols is the source of op(B)'s columns from j on.
+func (src bSource[T]) cols(j int) bSource[T] {
+	switch {
+	case src.packed != nil:
+		src.joff += j
+	case src.trans:
+		src.b = src.b[j*src.ldb:]
+	default:
+		src.b = src.b[j:]
+	}
+	return src
 }
 
 // block returns the kc x nc block of op(B) at (pc, jc) in panels of nr
@@ -31,7 +49,7 @@ type bSource[T float] struct {
 func (src bSource[T]) block(s *scratch[T], direct bool, pc, jc, kc, nc, nr int) bBlock[T] {
 	switch {
 	case src.packed != nil:
-		return src.packed.block(pc, jc, kc)
+		return src.packed.block(pc, src.joff+jc, kc)
 	case direct:
 		return bBlock[T]{buf: src.b[pc*src.ldb+jc:], ld: src.ldb, panelStride: nr}
 	}
@@ -39,13 +57,39 @@ func (src bSource[T]) block(s *scratch[T], direct bool, pc, jc, kc, nc, nr int) 
 	return bBlock[T]{buf: s.b, ld: nr, panelStride: kc * nr}
 }
 
-// gemm runs the blocked algorithm: C = alpha*op(A)*op(B) + beta*C with
-// m, n, k >= 1 and alpha != 0; arguments are already validated.
-func gemm[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int) {
-	if kn.dot != nil && src.packed == nil && src.trans && !transA && n >= 4 && (m <= 4 || m <= kn.dotMaxM && k >= dotMinK) {
-		gemmDot(kn, m, n, k, alpha, a, lda, src.b, src.ldb, beta, c, ldc)
+// gemm computes C = alpha*op(A)*op(B) + beta*C with m, n, k >= 1 and
+// alpha != 0 (arguments are already validated): as dot products or by the
+// blocked algorithm, chosen for the whole product, then on up to threads
+// goroutines over strips of columns that start on panel boundaries. A
+// strip's tiles are the tiles of the whole product, with the same k
+// blocking, so each element's arithmetic does not depend on the split.
+func gemm[T float](kn *kernel[T], threads int, transA bool, m, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int) {
+	dot := kn.dot != nil && src.packed == nil && src.trans && !transA && n >= 4 && (m <= 4 || m <= kn.dotMaxM && k >= dotMinK)
+	align := kn.nr
+	if dot {
+		align = 4
+	}
+	strips := par.Chunks(threads, (n+align-1)/align, float64(m)*float64(k)*float64(align))
+	if strips <= 1 {
+		gemmCols(kn, dot, transA, m, 0, n, n, k, alpha, a, lda, src, beta, c, ldc)
 		return
 	}
+	par.For(strips, n, align, func(lo, hi int) {
+		gemmCols(kn, dot, transA, m, lo, hi, n, k, alpha, a, lda, src, beta, c, ldc)
+	})
+}
+
+// gemmCols computes columns [lo, hi) of C's n.
+func gemmCols[T float](kn *kernel[T], dot, transA bool, m, lo, hi, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int) {
+	if dot {
+		gemmDot(kn, m, lo, hi, n, k, alpha, a, lda, src.b, src.ldb, beta, c, ldc)
+		return
+	}
+	gemmBlocked(kn, transA, m, hi-lo, k, alpha, a, lda, src.cols(lo), beta, c[lo:], ldc)
+}
+
+// gemmBlocked runs the blocked algorithm.
+func gemmBlocked[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int) {
 	// With more rows, B is still read in place (kernels prefetch it) unless
 	// its row stride is a multiple of 4 KiB: then every row of a panel maps
 	// to the same L1 sets and the panel thrashes.
@@ -105,16 +149,17 @@ func gemm[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []T, lda 
 	}
 }
 
-// gemmDot computes C = alpha*A*B^T + beta*C (B stored n×k) for few rows of
-// A, four columns of C at a time; n >= 4.
-func gemmDot[T float](kn *kernel[T], m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+// gemmDot computes columns [lo, hi) of C = alpha*A*B^T + beta*C (B stored
+// n×k) for few rows of A, four columns of C at a time (lo a multiple of 4);
+// n >= 4.
+func gemmDot[T float](kn *kernel[T], m, lo, hi, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
 	// Not a local array: it would escape through the kn.dot func value.
 	s := getScratch[T](0, 0)
 	defer putScratch(s)
 	out := s.dot[:]
 	for ig := 0; ig < m; ig += 4 {
 		ma := min(4, m-ig)
-		for j := 0; j < n; j += 4 {
+		for j := lo; j < hi; j += 4 {
 			// A last partial group overlaps the one before; skip the columns
 			// already written.
 			j0 := min(j, n-4)

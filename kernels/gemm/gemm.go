@@ -6,19 +6,27 @@ import "fmt"
 // A is m×k (or k×m when transA), B is k×n (or n×k when transB), C is m×n; lda, ldb, ldc are row strides in elements.
 // beta == 0 means C is not read (may hold NaN).
 func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	SgemmThreads(1, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// SgemmThreads is Sgemm on up to threads goroutines. C is cut into strips
+// of whole column panels when the product is large enough to pay for the
+// goroutines (a small one runs on the caller's); each element is computed
+// exactly as Sgemm computes it, whatever the thread count.
+func SgemmThreads(threads int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	checkMatrix("B", transB, k, n, b, ldb)
-	run(sActive, transA, m, n, k, alpha, a, lda, bSource[float32]{trans: transB, b: b, ldb: ldb}, beta, c, ldc)
+	run(sActive, threads, transA, m, n, k, alpha, a, lda, bSource[float32]{trans: transB, b: b, ldb: ldb}, beta, c, ldc)
 }
 
 // Dgemm is Sgemm for float64.
 func Dgemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	checkMatrix("B", transB, k, n, b, ldb)
-	run(dActive, transA, m, n, k, alpha, a, lda, bSource[float64]{trans: transB, b: b, ldb: ldb}, beta, c, ldc)
+	run(dActive, 1, transA, m, n, k, alpha, a, lda, bSource[float64]{trans: transB, b: b, ldb: ldb}, beta, c, ldc)
 }
 
 // run validates A and C (B is checked by the caller), handles the cases
 // that need no product, and hands the rest to the blocked driver.
-func run[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int) {
+func run[T float](kn *kernel[T], threads int, transA bool, m, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int) {
 	checkMatrix("A", transA, m, k, a, lda)
 	checkMatrix("C", false, m, n, c, ldc)
 	if m == 0 || n == 0 {
@@ -28,7 +36,7 @@ func run[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []T, lda i
 		scale(m, n, beta, c, ldc)
 		return
 	}
-	gemm(kn, transA, m, n, k, alpha, a, lda, src, beta, c, ldc)
+	gemm(kn, threads, transA, m, n, k, alpha, a, lda, src, beta, c, ldc)
 }
 
 // checkMatrix panics unless x can hold op(X), a rows×cols matrix stored

@@ -233,8 +233,8 @@ func TestNoAllocs(t *testing.T) {
 			p := newProblem(r, false, tb, s[0], s[1], s[2], 0, float32(1), float32(1), false)
 			pb := newPacked(kn, tb, p.k, p.n, p.b, p.ldb)
 			call := func() {
-				run(kn, false, p.m, p.n, p.k, 1, p.a, p.lda, bSource[float32]{trans: tb, b: p.b, ldb: p.ldb}, 1, p.c, p.ldc)
-				run(kn, false, p.m, p.n, p.k, 1, p.a, p.lda, bSource[float32]{packed: pb}, 1, p.c, p.ldc)
+				run(kn, 1, false, p.m, p.n, p.k, 1, p.a, p.lda, bSource[float32]{trans: tb, b: p.b, ldb: p.ldb}, 1, p.c, p.ldc)
+				run(kn, 1, false, p.m, p.n, p.k, 1, p.a, p.lda, bSource[float32]{packed: pb}, 1, p.c, p.ldc)
 			}
 			call()
 			if n := testing.AllocsPerRun(10, call); n != 0 {
@@ -248,5 +248,34 @@ func TestNoAllocs(t *testing.T) {
 	})
 	if n != 0 {
 		t.Errorf("Dgemm: %v allocations per call, want 0", n)
+	}
+}
+
+// Split across goroutines, every element is computed as on one: the
+// results are bitwise those of one thread, for the blocked path (direct,
+// packed-now and prepacked B, partial panels) and the dot-product path.
+func TestThreadsGiveIdenticalResults(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	shapes := [][4]int{{64, 1000, 256, 0}, {64, 1000, 256, 1}, {200, 517, 300, 0}, {3, 2001, 300, 1}, {8, 1203, 600, 1}, {33, 700, 129, 0}}
+	for _, kn := range sKernels {
+		for _, s := range shapes {
+			tb := s[3] == 1
+			p := newProblem(r, false, tb, s[0], s[1], s[2], 0, float32(1), float32(0.5), false)
+			pb := newPacked(kn, tb, p.k, p.n, p.b, p.ldb)
+			c0 := append([]float32(nil), p.c...)
+			for _, src := range []bSource[float32]{{trans: tb, b: p.b, ldb: p.ldb}, {packed: pb}} {
+				want := append([]float32(nil), c0...)
+				run(kn, 1, false, p.m, p.n, p.k, 1.5, p.a, p.lda, src, 0.5, want, p.ldc)
+				for _, threads := range []int{2, 3, 4, 7} {
+					got := append([]float32(nil), c0...)
+					run(kn, threads, false, p.m, p.n, p.k, 1.5, p.a, p.lda, src, 0.5, got, p.ldc)
+					for i := range want {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("%s %v packed=%v threads=%d: [%d] = %g, one thread %g", kn.name, s, src.packed != nil, threads, i, got[i], want[i])
+						}
+					}
+				}
+			}
+		}
 	}
 }

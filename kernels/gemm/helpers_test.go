@@ -143,7 +143,7 @@ func withKernel[T float](kn *kernel[T]) func(p *problem[T]) {
 	return func(p *problem[T]) {
 		src := bSource[T]{trans: p.transB, b: p.b, ldb: p.ldb}
 		checkMatrix("B", p.transB, p.k, p.n, p.b, p.ldb)
-		run(kn, p.transA, p.m, p.n, p.k, p.alpha, p.a, p.lda, src, p.beta, p.c, p.ldc)
+		run(kn, 1, p.transA, p.m, p.n, p.k, p.alpha, p.a, p.lda, src, p.beta, p.c, p.ldc)
 	}
 }
 
@@ -151,7 +151,7 @@ func withKernel[T float](kn *kernel[T]) func(p *problem[T]) {
 func withPacked[T float](kn *kernel[T]) func(p *problem[T]) {
 	return func(p *problem[T]) {
 		pb := newPacked(kn, p.transB, p.k, p.n, p.b, p.ldb)
-		run(kn, p.transA, p.m, p.n, p.k, p.alpha, p.a, p.lda, bSource[T]{packed: pb}, p.beta, p.c, p.ldc)
+		run(kn, 1, p.transA, p.m, p.n, p.k, p.alpha, p.a, p.lda, bSource[T]{packed: pb}, p.beta, p.c, p.ldc)
 	}
 }
 

@@ -46,6 +46,12 @@ func (p *PackedB) N() int { return p.p.n }
 // SgemmPacked computes C = alpha*op(A)*B + beta*C where B was packed by
 // PackB: A is m×B.K() (or B.K()×m when transA), C is m×B.N().
 func SgemmPacked(transA bool, m int, alpha float32, a []float32, lda int, b *PackedB, beta float32, c []float32, ldc int) {
+	SgemmPackedThreads(1, transA, m, alpha, a, lda, b, beta, c, ldc)
+}
+
+// SgemmPackedThreads is SgemmPacked on up to threads goroutines, as
+// SgemmThreads splits Sgemm.
+func SgemmPackedThreads(threads int, transA bool, m int, alpha float32, a []float32, lda int, b *PackedB, beta float32, c []float32, ldc int) {
 	p := b.p
-	run(p.kn, transA, m, p.n, p.k, alpha, a, lda, bSource[float32]{packed: p}, beta, c, ldc)
+	run(p.kn, threads, transA, m, p.n, p.k, alpha, a, lda, bSource[float32]{packed: p}, beta, c, ldc)
 }

@@ -173,12 +173,13 @@ const (
 )
 
 // Cephes expf: range reduction by ln 2 in two parts, a degree-5
-// polynomial, and VSCALEFPS for 2^n, which also rounds subnormal results
-// and overflows to +Inf correctly. Inputs are clamped to [-104, 89]: both
-// ends are past the point where float32 exp is 0 or +Inf.
+// polynomial, and VSCALEFPS for 2^n, which overflows to +Inf correctly.
+// Inputs are clamped to [expLo, 89]; below expLo, where exp would be
+// subnormal, the result is an exact 0 (subnormal arithmetic is slow, and
+// a masked softmax row is mostly such values).
 func expConsts(g *gen) {
 	g.konst(zExpHi, 89)
-	g.konst(zExpLo, -104)
+	g.konstBits(zExpLo, expLoBits)
 	g.konst(zLog2e, 1.44269504088896341)
 	g.konst(zLn2Hi, 0.693359375)
 	g.konst(zLn2Lo, -2.12194440e-4)
@@ -191,9 +192,16 @@ func expConsts(g *gen) {
 	g.konst(zP5, 5.0000001201e-1)
 }
 
-// expBody replaces x with exp(x), using t1 and t2. The clamps take x as
-// the second source so that a NaN passes through.
+// expLoBits is float32(ln 2^-126) rounded up: the least x whose exp,
+// as the polynomial computes it, is a normal float32 (TestExpFlush checks
+// every float32 around it).
+const expLoBits = 0xc2aeac4f
+
+// expBody replaces x with exp(x), using t1, t2 and K4. The clamps take x
+// as the second source so that a NaN passes through; K4 keeps the lanes
+// not below expLo (NaN included), the others end as +0.
 func expBody(g *gen, x, t1, t2 string) {
+	g.p("VCMPPS $5, %s, %s, K4", zExpLo, x) // !(x < lo): NLT_US
 	g.p("VMINPS %s, %s, %s", x, zExpHi, x)
 	g.p("VMAXPS %s, %s, %s", x, zExpLo, x)
 	g.p("VMULPS %s, %s, %s", zLog2e, x, t1)
@@ -207,7 +215,7 @@ func expBody(g *gen, x, t1, t2 string) {
 	// p*r^2 + r + 1 as (p*r + 1)*r + 1
 	g.p("VFMADD213PS %s, %s, %s", zOne, x, t2)
 	g.p("VFMADD213PS %s, %s, %s", zOne, x, t2)
-	g.p("VSCALEFPS %s, %s, %s", t1, t2, x)
+	g.p("VSCALEFPS.Z %s, %s, K4, %s", t1, t2, x)
 }
 
 // Eigen's tanh: a 13/6 odd/even rational function on [-7.9, 7.9], and
@@ -265,6 +273,12 @@ func unary(g *gen, name string, consts func(*gen), body func(*gen)) {
 	g.p("MOVQ x+8(FP), SI")
 	g.p("MOVQ n+16(FP), CX")
 	consts(g)
+	unaryLoop(g, body)
+}
+
+// unaryLoop is unary's loop, once DI (dst), SI (x), CX (n) and the
+// constants are set.
+func unaryLoop(g *gen, body func(*gen)) {
 	g.label("loop")
 	g.p("CMPQ CX, $16")
 	g.p("JB   tail")
@@ -886,6 +900,373 @@ func softmaxRows(g *gen, masked bool) {
 	g.p("RET")
 }
 
+// clamp: dst = min(max(x, lo), hi); the maximum and minimum return x's
+// NaN (x is their second source). NaN bounds are the Go side's.
+func clamp(g *gen) {
+	name := "clampAVX512"
+	g.raw(fmt.Sprintf("\n// func %s(dst, x *float32, lo, hi float32, n int)\nTEXT ·%s(SB), NOSPLIT, $0-32\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ x+8(FP), SI")
+	g.p("VBROADCASTSS lo+16(FP), Z30")
+	g.p("VBROADCASTSS hi+20(FP), Z31")
+	g.p("MOVQ n+24(FP), CX")
+	unaryLoop(g, func(g *gen) {
+		g.p("VMAXPS Z0, Z30, Z0")
+		g.p("VMINPS Z0, Z31, Z0")
+	})
+}
+
+// extremum emits dst = maximum(a, b) (or minimum): NaN if either is NaN,
+// as ATen's maximum and minimum. VMAXPS returns its second source (a)
+// when either is NaN, so a NaN in b is blended in after.
+func extremum(g *gen, name, op string) {
+	g.raw(fmt.Sprintf("\n// func %s(dst, a, b *float32, n int)\nTEXT ·%s(SB), NOSPLIT, $0-32\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ a+8(FP), SI")
+	g.p("MOVQ b+16(FP), DX")
+	g.p("MOVQ n+24(FP), CX")
+	body := func(mask string) {
+		if mask == "" {
+			g.p("VMOVUPS (SI), Z0")
+			g.p("VMOVUPS (DX), Z1")
+		} else {
+			g.p("VMOVUPS.Z (SI), %s, Z0", mask)
+			g.p("VMOVUPS.Z (DX), %s, Z1", mask)
+		}
+		g.p("VCMPPS $3, Z1, Z1, K2") // b is NaN
+		g.p("%s Z0, Z1, Z0", op)
+		g.p("VMOVAPS Z1, K2, Z0")
+	}
+	g.label("loop")
+	g.p("CMPQ CX, $16")
+	g.p("JB   tail")
+	body("")
+	g.p("VMOVUPS Z0, (DI)")
+	g.p("ADDQ $64, SI")
+	g.p("ADDQ $64, DX")
+	g.p("ADDQ $64, DI")
+	g.p("SUBQ $16, CX")
+	g.p("JMP  loop")
+	g.label("tail")
+	g.p("TESTQ CX, CX")
+	g.p("JZ   done")
+	g.tailMask()
+	body("K1")
+	g.p("VMOVUPS Z0, K1, (DI)")
+	g.label("done")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
+// hardConsts: Z28 = 3, Z29 = 0, Z30 = 6 for the hard activations.
+func hardConsts(g *gen) {
+	g.konst("Z28", 3)
+	g.p("VXORPS Z29, Z29, Z29")
+	g.konst("Z30", 6)
+}
+
+// hardBody sets Z1 = clamp(x + 3, 0, 6) (NaN kept), then Z0 = x*Z1/6
+// (hardswish) or Z1/6 (hardsigmoid): the float32 steps of ATen's kernels
+// and of their decomposition, rounded one by one.
+func hardBody(swish bool) func(*gen) {
+	return func(g *gen) {
+		g.p("VADDPS Z28, Z0, Z1")
+		g.p("VMAXPS Z1, Z29, Z1")
+		g.p("VMINPS Z1, Z30, Z1")
+		if swish {
+			g.p("VMULPS Z1, Z0, Z0")
+			g.p("VDIVPS Z30, Z0, Z0")
+		} else {
+			g.p("VDIVPS Z30, Z1, Z0")
+		}
+	}
+}
+
+// sigmoidBody sets Z0 = 1/(1 + exp(-x)), or x/(1 + exp(-x)) for silu.
+func sigmoidBody(silu bool) func(*gen) {
+	return func(g *gen) {
+		g.p("VXORPS Z1, Z1, Z1")
+		g.p("VSUBPS Z0, Z1, Z1")
+		expBody(g, "Z1", "Z2", "Z3")
+		g.p("VADDPS %s, Z1, Z1", zOne)
+		if silu {
+			g.p("VDIVPS Z1, Z0, Z0")
+		} else {
+			g.p("VDIVPS Z1, %s, Z0", zOne)
+		}
+	}
+}
+
+// The AVX2+FMA loops, for CPUs without AVX-512: 8 lanes in Y registers,
+// n a positive multiple of 8 (the Go side runs the rest), no masks.
+
+// avx2Consts holds 8 copies of each constant the AVX2 loops read from
+// memory, 32 bytes apart, in the order of avx2Const.
+var avx2Const = []struct {
+	name string
+	bits uint32
+}{
+	{"expLo", expLoBits}, {"expHi", math.Float32bits(89)}, {"log2e", math.Float32bits(1.44269504088896341)},
+	{"ln2Hi", math.Float32bits(0.693359375)}, {"ln2Lo", math.Float32bits(-2.12194440e-4)},
+	{"p0", math.Float32bits(1.9875691500e-4)}, {"p1", math.Float32bits(1.3981999507e-3)},
+	{"p2", math.Float32bits(8.3334519073e-3)}, {"p3", math.Float32bits(4.1665795894e-2)},
+	{"p4", math.Float32bits(1.6666665459e-1)}, {"p5", math.Float32bits(5.0000001201e-1)},
+	{"one", math.Float32bits(1)}, {"bias", 127}, {"three", math.Float32bits(3)}, {"six", math.Float32bits(6)},
+}
+
+// c2 is the memory operand of an AVX2 constant.
+func c2(name string) string {
+	for i, c := range avx2Const {
+		if c.name == name {
+			return fmt.Sprintf("avx2c<>+%d(SB)", 32*i)
+		}
+	}
+	panic(name)
+}
+
+func avx2Data(g *gen) {
+	g.raw("\n")
+	for i, c := range avx2Const {
+		for l := 0; l < 8; l++ {
+			g.raw(fmt.Sprintf("DATA avx2c<>+%d(SB)/4, $0x%08x\n", 32*i+4*l, c.bits))
+		}
+	}
+	g.raw(fmt.Sprintf("GLOBL avx2c<>(SB), RODATA|NOPTR, $%d\n", 32*len(avx2Const)))
+}
+
+// avx2Binary emits dst = a op b (vv), a op s, or s op a (rev).
+func avx2Binary(g *gen, name, op string, scalar, rev bool) {
+	if scalar {
+		g.raw(fmt.Sprintf("\n// func %s(dst, a *float32, s float32, n int)\nTEXT ·%s(SB), NOSPLIT, $0-32\n", name, name))
+		g.p("MOVQ dst+0(FP), DI")
+		g.p("MOVQ a+8(FP), SI")
+		g.p("VBROADCASTSS s+16(FP), Y15")
+		g.p("MOVQ n+24(FP), CX")
+	} else {
+		g.raw(fmt.Sprintf("\n// func %s(dst, a, b *float32, n int)\nTEXT ·%s(SB), NOSPLIT, $0-32\n", name, name))
+		g.p("MOVQ dst+0(FP), DI")
+		g.p("MOVQ a+8(FP), SI")
+		g.p("MOVQ b+16(FP), DX")
+		g.p("MOVQ n+24(FP), CX")
+	}
+	g.p("SHRQ $3, CX")
+	g.label("loop")
+	g.p("VMOVUPS (SI), Y0")
+	switch {
+	case !scalar:
+		g.p("%s (DX), Y0, Y0", op)
+		g.p("ADDQ $32, DX")
+	case rev:
+		g.p("%s Y0, Y15, Y0", op)
+	default:
+		g.p("%s Y15, Y0, Y0", op)
+	}
+	g.p("VMOVUPS Y0, (DI)")
+	g.p("ADDQ $32, SI")
+	g.p("ADDQ $32, DI")
+	g.p("DECQ CX")
+	g.p("JNZ  loop")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
+// avx2Unary emits dst = body(x) over 8 lanes in Y0; setup loads any
+// scalar arguments (frame of size frame).
+func avx2Unary(g *gen, name, sig, frame string, setup func(*gen), body func(*gen)) {
+	g.raw(fmt.Sprintf("\n// func %s(%s)\nTEXT ·%s(SB), NOSPLIT, %s\n", name, sig, name, frame))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ x+8(FP), SI")
+	if setup != nil {
+		setup(g)
+	}
+	g.p("SHRQ $3, CX")
+	g.label("loop")
+	g.p("VMOVUPS (SI), Y0")
+	body(g)
+	g.p("VMOVUPS Y0, (DI)")
+	g.p("ADDQ $32, SI")
+	g.p("ADDQ $32, DI")
+	g.p("DECQ CX")
+	g.p("JNZ  loop")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
+func nArg(off int) func(*gen) {
+	return func(g *gen) { g.p("MOVQ n+%d(FP), CX", off) }
+}
+
+// avx2Exp replaces x with exp(x) as expBody computes it, using t1-t4:
+// 2^n is built in the exponent bits as 2^(n>>1) * 2^(n - n>>1), both
+// normal, so exp up to 88.72 is finite and past it +Inf; below expLo the
+// lane is cleared.
+func avx2Exp(g *gen, x, t1, t2, t3, t4 string) {
+	g.p("VMOVUPS %s, %s", c2("expLo"), t4)
+	g.p("VCMPPS $5, %s, %s, %s", t4, x, t3) // !(x < lo), NaN kept
+	g.p("VMAXPS %s, %s, %s", x, t4, x)
+	g.p("VMOVUPS %s, %s", c2("expHi"), t4)
+	g.p("VMINPS %s, %s, %s", x, t4, x)
+	g.p("VMULPS %s, %s, %s", c2("log2e"), x, t1)
+	g.p("VROUNDPS $0, %s, %s", t1, t1)
+	g.p("VFNMADD231PS %s, %s, %s", c2("ln2Hi"), t1, x)
+	g.p("VFNMADD231PS %s, %s, %s", c2("ln2Lo"), t1, x)
+	g.p("VMOVUPS %s, %s", c2("p0"), t2)
+	for _, c := range []string{"p1", "p2", "p3", "p4", "p5", "one", "one"} {
+		g.p("VFMADD213PS %s, %s, %s", c2(c), x, t2)
+	}
+	g.p("VCVTPS2DQ %s, %s", t1, t1)
+	g.p("VPSRAD $1, %s, %s", t1, t4)
+	g.p("VPSUBD %s, %s, %s", t4, t1, t1)
+	g.p("VPADDD %s, %s, %s", c2("bias"), t4, t4)
+	g.p("VPSLLD $23, %s, %s", t4, t4)
+	g.p("VPADDD %s, %s, %s", c2("bias"), t1, t1)
+	g.p("VPSLLD $23, %s, %s", t1, t1)
+	g.p("VMULPS %s, %s, %s", t4, t2, t2)
+	g.p("VMULPS %s, %s, %s", t1, t2, x)
+	g.p("VANDPS %s, %s, %s", t3, x, x)
+}
+
+// avx2ExpShiftSum: dst = exp(x - shift) and the sum, each term added in
+// float64 (as the portable loop adds them), in two 4-lane accumulators.
+func avx2ExpShiftSum(g *gen) {
+	name := "expShiftSumAVX2"
+	g.raw(fmt.Sprintf("\n// func %s(dst, x *float32, shift float32, n int) float64\nTEXT ·%s(SB), NOSPLIT, $0-40\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ x+8(FP), SI")
+	g.p("VBROADCASTSS shift+16(FP), Y15")
+	g.p("MOVQ n+24(FP), CX")
+	g.p("SHRQ $3, CX")
+	g.p("VXORPD Y8, Y8, Y8")
+	g.p("VXORPD Y9, Y9, Y9")
+	g.label("loop")
+	g.p("VMOVUPS (SI), Y0")
+	g.p("VSUBPS Y15, Y0, Y0")
+	avx2Exp(g, "Y0", "Y1", "Y2", "Y3", "Y4")
+	g.p("VMOVUPS Y0, (DI)")
+	g.p("VCVTPS2PD X0, Y5")
+	g.p("VEXTRACTF128 $1, Y0, X6")
+	g.p("VCVTPS2PD X6, Y6")
+	g.p("VADDPD Y5, Y8, Y8")
+	g.p("VADDPD Y6, Y9, Y9")
+	g.p("ADDQ $32, SI")
+	g.p("ADDQ $32, DI")
+	g.p("DECQ CX")
+	g.p("JNZ  loop")
+	g.p("VADDPD Y9, Y8, Y8")
+	g.p("VEXTRACTF128 $1, Y8, X1")
+	g.p("VADDPD X1, X8, X8")
+	g.p("VPERMILPD $1, X8, X1")
+	g.p("VADDSD X1, X8, X8")
+	g.p("VMOVSD X8, ret+32(FP)")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
+// avx2Max returns the largest element, NaN if any is NaN.
+func avx2Max(g *gen) {
+	name := "maxAVX2"
+	g.raw(fmt.Sprintf("\n// func %s(x *float32, n int) float32\nTEXT ·%s(SB), NOSPLIT, $0-20\n", name, name))
+	g.p("MOVQ x+0(FP), SI")
+	g.p("MOVQ n+8(FP), CX")
+	g.p("SHRQ $3, CX")
+	g.p("VMOVUPS (SI), Y1")
+	g.p("VXORPS Y2, Y2, Y2")
+	g.label("loop")
+	g.p("VMOVUPS (SI), Y0")
+	g.p("VCMPPS $3, Y0, Y0, Y3")
+	g.p("VORPS Y3, Y2, Y2")
+	g.p("VMAXPS Y0, Y1, Y1")
+	g.p("ADDQ $32, SI")
+	g.p("DECQ CX")
+	g.p("JNZ  loop")
+	g.p("VEXTRACTF128 $1, Y1, X0")
+	g.p("VMAXPS X0, X1, X1")
+	g.p("VPERMILPS $0x4e, X1, X0")
+	g.p("VMAXPS X0, X1, X1")
+	g.p("VPERMILPS $0xb1, X1, X0")
+	g.p("VMAXPS X0, X1, X1")
+	g.p("VMOVSS X1, ret+16(FP)")
+	g.p("VMOVMSKPS Y2, AX")
+	g.p("TESTL AX, AX")
+	g.p("JZ   done")
+	g.p("MOVL $0x7fc00000, ret+16(FP)")
+	g.label("done")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
+// avx2Axpy: dst += a*x, one fused multiply-add per element.
+func avx2Axpy(g *gen) {
+	avx2Unary(g, "axpyAVX2", "dst, x *float32, a float32, n int", "$0-32", func(g *gen) {
+		g.p("VBROADCASTSS a+16(FP), Y15")
+		g.p("MOVQ n+24(FP), CX")
+	}, func(g *gen) {
+		g.p("VFMADD213PS (DI), Y15, Y0")
+	})
+}
+
+func avx2All(g *gen) {
+	for _, op := range []struct{ name, ins string }{{"add", "VADDPS"}, {"sub", "VSUBPS"}, {"mul", "VMULPS"}, {"div", "VDIVPS"}} {
+		avx2Binary(g, op.name+"VV256", op.ins, false, false)
+		avx2Binary(g, op.name+"VS256", op.ins, true, false)
+	}
+	avx2Binary(g, "subSV256", "VSUBPS", true, true)
+	avx2Binary(g, "divSV256", "VDIVPS", true, true)
+	avx2Binary(g, "maxSV256", "VMAXPS", true, true)
+	avx2Max(g)
+	avx2ExpShiftSum(g)
+	avx2Axpy(g)
+	avx2Unary(g, "clampAVX2", "dst, x *float32, lo, hi float32, n int", "$0-32", func(g *gen) {
+		g.p("VBROADCASTSS lo+16(FP), Y14")
+		g.p("VBROADCASTSS hi+20(FP), Y15")
+		g.p("MOVQ n+24(FP), CX")
+	}, func(g *gen) {
+		g.p("VMAXPS Y0, Y14, Y0")
+		g.p("VMINPS Y0, Y15, Y0")
+	})
+	for _, swish := range []bool{true, false} {
+		name := "hardsigmoidAVX2"
+		if swish {
+			name = "hardswishAVX2"
+		}
+		avx2Unary(g, name, "dst, x *float32, n int", "$0-24", func(g *gen) {
+			g.p("MOVQ n+16(FP), CX")
+			g.p("VMOVUPS %s, Y13", c2("three"))
+			g.p("VXORPS Y14, Y14, Y14")
+			g.p("VMOVUPS %s, Y15", c2("six"))
+		}, func(g *gen) {
+			g.p("VADDPS Y13, Y0, Y1")
+			g.p("VMAXPS Y1, Y14, Y1")
+			g.p("VMINPS Y1, Y15, Y1")
+			if swish {
+				g.p("VMULPS Y1, Y0, Y0")
+				g.p("VDIVPS Y15, Y0, Y0")
+			} else {
+				g.p("VDIVPS Y15, Y1, Y0")
+			}
+		})
+	}
+	for _, silu := range []bool{true, false} {
+		name := "sigmoidAVX2"
+		if silu {
+			name = "siluAVX2"
+		}
+		avx2Unary(g, name, "dst, x *float32, n int", "$0-24", nArg(16), func(g *gen) {
+			g.p("VXORPS Y1, Y1, Y1")
+			g.p("VSUBPS Y0, Y1, Y1")
+			avx2Exp(g, "Y1", "Y2", "Y3", "Y4", "Y5")
+			g.p("VADDPS %s, Y1, Y1", c2("one"))
+			if silu {
+				g.p("VDIVPS Y1, Y0, Y0")
+			} else {
+				g.p("VMOVUPS %s, Y2", c2("one"))
+				g.p("VDIVPS Y1, Y2, Y0")
+			}
+		})
+	}
+	avx2Data(g)
+}
+
 func main() {
 	g := &gen{}
 	header(g)
@@ -908,6 +1289,14 @@ func main() {
 	normalize(g)
 	layerNormRows(g)
 	scaleAdd(g)
+	clamp(g)
+	extremum(g, "maximumAVX512", "VMAXPS")
+	extremum(g, "minimumAVX512", "VMINPS")
+	unary(g, "hardswishAVX512", hardConsts, hardBody(true))
+	unary(g, "hardsigmoidAVX512", hardConsts, hardBody(false))
+	unary(g, "sigmoidAVX512", expConsts, sigmoidBody(false))
+	unary(g, "siluAVX512", expConsts, sigmoidBody(true))
+	avx2All(g)
 	out := g.b.String()
 	out = strings.ReplaceAll(out, "\t\n", "\n")
 	if err := os.WriteFile("vec_amd64.s", []byte(out), 0o644); err != nil {

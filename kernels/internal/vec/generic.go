@@ -91,7 +91,6 @@ func maxGo(x []float32) float32 {
 // Cephes expf constants.
 const (
 	expHi  = 89
-	expLo  = -104
 	log2e  = 1.44269504088896341
 	ln2Hi  = 0.693359375
 	ln2Lo  = -2.12194440e-4
@@ -106,7 +105,15 @@ const (
 	tanhOne = 9.1
 )
 
-// Exp is float32 exp(x) by the algorithm of the vector loops.
+// expLo is the least float32 whose exp is a normal float32; below it the
+// loops return an exact 0 rather than a (slow) subnormal.
+var expLo = math.Float32frombits(expLoBits)
+
+// expLoBits is float32(ln 2^-126) rounded up (asm_gen.go uses the same).
+const expLoBits = 0xc2aeac4f
+
+// Exp is float32 exp(x) by the algorithm of the vector loops: an exact 0
+// where exp(x) would be subnormal.
 func Exp(x float32) float32 {
 	switch {
 	case x != x:
@@ -114,7 +121,7 @@ func Exp(x float32) float32 {
 	case x > expHi:
 		x = expHi
 	case x < expLo:
-		x = expLo
+		return 0
 	}
 	// n = round(x*log2e) (half up, as Cephes): floor by truncation, exact
 	// since x*log2e + 256.5 > 0 on the clamped range.
@@ -127,8 +134,8 @@ func Exp(x float32) float32 {
 	return scale2(y, int(n))
 }
 
-// scale2 is y * 2^n for y in [0.5, 2) and n in [-150, 128], rounded once,
-// as VSCALEFPS computes it.
+// scale2 is y * 2^n for y in [0.5, 2) and n in [-126, 128], rounded once,
+// as VSCALEFPS computes it (2^128 overflows to +Inf).
 func scale2(y float32, n int) float32 {
 	if n >= -126 && n <= 127 {
 		return y * math.Float32frombits(uint32(n+127)<<23)
@@ -314,4 +321,99 @@ func softmaxRowGo(dst, x []float32) {
 	m := Max(x)
 	s := ExpShiftSum(dst, x, m)
 	MulScalar(dst, dst[:len(x)], float32(1/s))
+}
+
+// Clamp1 is min(max(x, lo), hi) with x's NaN kept (bounds are not NaN).
+func Clamp1(x, lo, hi float32) float32 {
+	if x < lo {
+		x = lo
+	}
+	if x > hi {
+		x = hi
+	}
+	return x
+}
+
+func clampGo(dst, x []float32, lo, hi float32) {
+	dst = dst[:len(x)]
+	for i, v := range x {
+		dst[i] = Clamp1(v, lo, hi)
+	}
+}
+
+func maximumGo(dst, a, b []float32) {
+	dst, b = dst[:len(a)], b[:len(a)]
+	for i, v := range a {
+		w := b[i]
+		switch {
+		case v != v || w != w:
+			dst[i] = v + w
+		case w > v:
+			dst[i] = w
+		default:
+			dst[i] = v
+		}
+	}
+}
+
+func minimumGo(dst, a, b []float32) {
+	dst, b = dst[:len(a)], b[:len(a)]
+	for i, v := range a {
+		w := b[i]
+		switch {
+		case v != v || w != w:
+			dst[i] = v + w
+		case w < v:
+			dst[i] = w
+		default:
+			dst[i] = v
+		}
+	}
+}
+
+// Hardsigmoid1 is clamp(x + 3, 0, 6) / 6 in float32 steps.
+func Hardsigmoid1(x float32) float32 { return Clamp1(x+3, 0, 6) / 6 }
+
+// Hardswish1 is x * clamp(x + 3, 0, 6) / 6 in float32 steps.
+func Hardswish1(x float32) float32 { return x * Clamp1(x+3, 0, 6) / 6 }
+
+func hardswishGo(dst, x []float32) {
+	dst = dst[:len(x)]
+	for i, v := range x {
+		dst[i] = Hardswish1(v)
+	}
+}
+
+func hardsigmoidGo(dst, x []float32) {
+	dst = dst[:len(x)]
+	for i, v := range x {
+		dst[i] = Hardsigmoid1(v)
+	}
+}
+
+// Sigmoid1 is 1/(1 + exp(-x)) by the algorithm of the vector loops.
+func Sigmoid1(x float32) float32 { return 1 / (1 + Exp(-x)) }
+
+// Silu1 is x/(1 + exp(-x)) by the algorithm of the vector loops.
+func Silu1(x float32) float32 { return x / (1 + Exp(-x)) }
+
+func sigmoidGo(dst, x []float32) {
+	dst = dst[:len(x)]
+	for i, v := range x {
+		dst[i] = Sigmoid1(v)
+	}
+}
+
+func siluGo(dst, x []float32) {
+	dst = dst[:len(x)]
+	for i, v := range x {
+		dst[i] = Silu1(v)
+	}
+}
+
+func axpyGo(dst, x []float32, a float32) {
+	dst = dst[:len(x)]
+	for i, v := range x {
+		dst[i] += a * v
+	}
 }

@@ -73,3 +73,89 @@ func scaledMaskedSoftmaxRowsAVX512(dst, x, mask *float32, scale float32, n, rows
 
 //go:noescape
 func layerNormRowsAVX512(dst, x, gamma, beta *float32, means, rstds *float64, n, rows int, eps float64)
+
+//go:noescape
+func clampAVX512(dst, x *float32, lo, hi float32, n int)
+
+//go:noescape
+func maximumAVX512(dst, a, b *float32, n int)
+
+//go:noescape
+func minimumAVX512(dst, a, b *float32, n int)
+
+//go:noescape
+func hardswishAVX512(dst, x *float32, n int)
+
+//go:noescape
+func hardsigmoidAVX512(dst, x *float32, n int)
+
+//go:noescape
+func sigmoidAVX512(dst, x *float32, n int)
+
+//go:noescape
+func siluAVX512(dst, x *float32, n int)
+
+// useAVX2 selects the 8-lane loops on CPUs without AVX-512.
+var (
+	hasFMA  = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	useAVX2 = !useAsm && hasFMA
+)
+
+// The AVX2 loops take n a positive multiple of 8.
+
+//go:noescape
+func addVV256(dst, a, b *float32, n int)
+
+//go:noescape
+func subVV256(dst, a, b *float32, n int)
+
+//go:noescape
+func mulVV256(dst, a, b *float32, n int)
+
+//go:noescape
+func divVV256(dst, a, b *float32, n int)
+
+//go:noescape
+func addVS256(dst, a *float32, s float32, n int)
+
+//go:noescape
+func subVS256(dst, a *float32, s float32, n int)
+
+//go:noescape
+func mulVS256(dst, a *float32, s float32, n int)
+
+//go:noescape
+func divVS256(dst, a *float32, s float32, n int)
+
+//go:noescape
+func subSV256(dst, a *float32, s float32, n int)
+
+//go:noescape
+func divSV256(dst, a *float32, s float32, n int)
+
+//go:noescape
+func maxSV256(dst, a *float32, s float32, n int)
+
+//go:noescape
+func maxAVX2(x *float32, n int) float32
+
+//go:noescape
+func expShiftSumAVX2(dst, x *float32, shift float32, n int) float64
+
+//go:noescape
+func axpyAVX2(dst, x *float32, a float32, n int)
+
+//go:noescape
+func clampAVX2(dst, x *float32, lo, hi float32, n int)
+
+//go:noescape
+func hardswishAVX2(dst, x *float32, n int)
+
+//go:noescape
+func hardsigmoidAVX2(dst, x *float32, n int)
+
+//go:noescape
+func sigmoidAVX2(dst, x *float32, n int)
+
+//go:noescape
+func siluAVX2(dst, x *float32, n int)

@@ -39,3 +39,33 @@ func scaledMaskedSoftmaxRowsAVX512(dst, x, mask *float32, scale float32, n, rows
 func layerNormRowsAVX512(dst, x, gamma, beta *float32, means, rstds *float64, n, rows int, eps float64) {
 	panic("vec: no assembly")
 }
+
+func clampAVX512(dst, x *float32, lo, hi float32, n int) { panic("vec: no assembly") }
+func maximumAVX512(dst, a, b *float32, n int)            { panic("vec: no assembly") }
+func minimumAVX512(dst, a, b *float32, n int)            { panic("vec: no assembly") }
+func hardswishAVX512(dst, x *float32, n int)             { panic("vec: no assembly") }
+func hardsigmoidAVX512(dst, x *float32, n int)           { panic("vec: no assembly") }
+func sigmoidAVX512(dst, x *float32, n int)               { panic("vec: no assembly") }
+func siluAVX512(dst, x *float32, n int)                  { panic("vec: no assembly") }
+
+const useAVX2, hasFMA = false, false
+
+func addVV256(dst, a, b *float32, n int)                            { panic("vec: no assembly") }
+func subVV256(dst, a, b *float32, n int)                            { panic("vec: no assembly") }
+func mulVV256(dst, a, b *float32, n int)                            { panic("vec: no assembly") }
+func divVV256(dst, a, b *float32, n int)                            { panic("vec: no assembly") }
+func addVS256(dst, a *float32, s float32, n int)                    { panic("vec: no assembly") }
+func subVS256(dst, a *float32, s float32, n int)                    { panic("vec: no assembly") }
+func mulVS256(dst, a *float32, s float32, n int)                    { panic("vec: no assembly") }
+func divVS256(dst, a *float32, s float32, n int)                    { panic("vec: no assembly") }
+func subSV256(dst, a *float32, s float32, n int)                    { panic("vec: no assembly") }
+func divSV256(dst, a *float32, s float32, n int)                    { panic("vec: no assembly") }
+func maxSV256(dst, a *float32, s float32, n int)                    { panic("vec: no assembly") }
+func maxAVX2(x *float32, n int) float32                             { panic("vec: no assembly") }
+func expShiftSumAVX2(dst, x *float32, shift float32, n int) float64 { panic("vec: no assembly") }
+func axpyAVX2(dst, x *float32, a float32, n int)                    { panic("vec: no assembly") }
+func clampAVX2(dst, x *float32, lo, hi float32, n int)              { panic("vec: no assembly") }
+func hardswishAVX2(dst, x *float32, n int)                          { panic("vec: no assembly") }
+func hardsigmoidAVX2(dst, x *float32, n int)                        { panic("vec: no assembly") }
+func sigmoidAVX2(dst, x *float32, n int)                            { panic("vec: no assembly") }
+func siluAVX2(dst, x *float32, n int)                               { panic("vec: no assembly") }

@@ -182,9 +182,37 @@ func TestExp(t *testing.T) {
 	exp := func(dst, x []float32) { ExpShiftSum(dst, x, 0) }
 	expGo := func(dst, x []float32) { expShiftSumGo(dst, x, 0) }
 	checkUnary(t, "exp", exp, expGo, grid(-87, 88.7, 100001), math.Exp, 3*ulp, 0)
-	// Subnormal results within a subnormal step or two, then exact 0.
-	checkUnary(t, "exp subnormal", exp, expGo, grid(-104, -87, 10001), math.Exp, 0, 0x1p-148)
-	checkUnary(t, "exp specials", exp, expGo, append(specials, -200, 200, 88.72, 88.73, -103.98), math.Exp, 3*ulp, 0x1p-148)
+	// Where exp is subnormal the loops give an exact 0.
+	flushed := func(x float64) float64 {
+		if e := math.Exp(x); e >= 0x1p-126 || e != e {
+			return e
+		}
+		return 0
+	}
+	checkUnary(t, "exp subnormal", exp, expGo, grid(-104, -87, 10001), flushed, 3*ulp, 0)
+	checkUnary(t, "exp specials", exp, expGo, append(specials, -200, 200, 88.72, 88.73, -103.98, -math.MaxFloat32), flushed, 3*ulp, 0)
+}
+
+// TestExpFlush checks every float32 around the flush point: a normal
+// result or an exact +0, never a subnormal, and 0 exactly where exp(x) is
+// below the least normal float32.
+func TestExpFlush(t *testing.T) {
+	lo := math.Float32bits(-87.3)
+	var x []float32
+	for b := lo; b <= math.Float32bits(-87.4); b++ {
+		x = append(x, math.Float32frombits(b))
+	}
+	got, gen := make([]float32, len(x)), make([]float32, len(x))
+	ExpShiftSum(got, x, 0)
+	expShiftSumGo(gen, x, 0)
+	for i, v := range x {
+		normal := math.Exp(float64(v)) >= 0x1p-126
+		for _, r := range []float32{got[i], gen[i], Exp(v)} {
+			if normal && r < 0x1p-126 || !normal && (r != 0 || math.Signbit(float64(r))) {
+				t.Fatalf("exp(%g) = %g (true value %g)", v, r, math.Exp(float64(v)))
+			}
+		}
+	}
 }
 
 func TestExpShiftSum(t *testing.T) {
@@ -248,6 +276,128 @@ func TestGelu(t *testing.T) {
 	checkUnary(t, "gelu_erf specials", GeluErf, geluErfGo, []float32{0, 1, -1, float32(math.NaN()), float32(math.Inf(1)), 1e-30, -1e-30}, geluErf64, 4*ulp, 1e-7)
 }
 
+func TestClampExtrema(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	for _, n := range lengths {
+		a, b := randSlice(r, n, 4), randSlice(r, n, 4)
+		copy(a, specials)
+		for i := 0; i < n && i < len(specials); i++ {
+			b[(i*5)%n] = specials[(i+2)%len(specials)]
+		}
+		for _, c := range []struct {
+			name string
+			f    func(dst, a, b []float32)
+			ref  func(a, b float32) float32
+		}{
+			{"Maximum", Maximum, func(a, b float32) float32 {
+				if a != a || b != b {
+					return nan
+				}
+				return max(a, b)
+			}},
+			{"Minimum", Minimum, func(a, b float32) float32 {
+				if a != a || b != b {
+					return nan
+				}
+				return min(a, b)
+			}},
+		} {
+			dst := make([]float32, n+1)
+			dst[n] = 42
+			c.f(dst, a, b)
+			for i := 0; i < n; i++ {
+				if want := c.ref(a[i], b[i]); !same(dst[i], want) {
+					t.Fatalf("%s n=%d [%d]: (%g, %g) = %g, want %g", c.name, n, i, a[i], b[i], dst[i], want)
+				}
+			}
+			if dst[n] != 42 {
+				t.Fatalf("%s n=%d wrote past the end", c.name, n)
+			}
+		}
+		for _, bounds := range [][2]float32{{0, 6}, {-1, 1}, {-inf, 0.5}, {-0.5, inf}, {2, 1}, {nan, 1}, {0, nan}} {
+			lo, hi := bounds[0], bounds[1]
+			dst := make([]float32, n+1)
+			dst[n] = 42
+			Clamp(dst, a, lo, hi)
+			for i, v := range a[:n] {
+				want := Clamp1(v, lo, hi)
+				if lo != lo || hi != hi {
+					want = nan
+				}
+				if !same(dst[i], want) {
+					t.Fatalf("Clamp(%g, %g, %g) n=%d = %g, want %g", v, lo, hi, n, dst[i], want)
+				}
+			}
+			if dst[n] != 42 {
+				t.Fatalf("Clamp n=%d wrote past the end", n)
+			}
+		}
+	}
+}
+
+// The hard activations compute exactly the float32 steps of their
+// decomposition; sigmoid and silu are within a few ULP of float64.
+func TestActivations(t *testing.T) {
+	r := rand.New(rand.NewSource(10))
+	for _, n := range lengths {
+		x := randSlice(r, n, 5)
+		copy(x, specials)
+		for _, c := range []struct {
+			name string
+			f    func(dst, x []float32)
+			ref  func(float32) float32
+		}{
+			{"Hardswish", Hardswish, func(v float32) float32 {
+				t := v + 3
+				t = Clamp1(t, 0, 6)
+				t = v * t
+				return t / 6
+			}},
+			{"Hardsigmoid", Hardsigmoid, func(v float32) float32 { return Clamp1(v+3, 0, 6) / 6 }},
+		} {
+			dst := make([]float32, n+1)
+			dst[n] = 42
+			c.f(dst, x)
+			for i, v := range x {
+				if want := c.ref(v); !same(dst[i], want) {
+					t.Fatalf("%s(%g) = %g, want %g", c.name, v, dst[i], want)
+				}
+			}
+			if dst[n] != 42 {
+				t.Fatalf("%s n=%d wrote past the end", c.name, n)
+			}
+		}
+	}
+	sigmoid := func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+	silu := func(x float64) float64 { return x / (1 + math.Exp(-x)) }
+	x := append(grid(-20, 20, 100001), specials...)
+	checkUnary(t, "sigmoid", Sigmoid, sigmoidGo, x, sigmoid, 4*ulp, 0)
+	// Far out the float32 exp is 0 or +Inf (flushed or overflowed): 1 and
+	// 0 (or -0 for silu); true values there are below 1e-38.
+	checkUnary(t, "sigmoid far", Sigmoid, sigmoidGo, grid(-120, 120, 1001), sigmoid, 4*ulp, 1e-38)
+	checkUnary(t, "silu", Silu, siluGo, x, silu, 4*ulp, 1e-38)
+	checkUnary(t, "silu far", Silu, siluGo, grid(-120, 120, 1001), silu, 4*ulp, 1e-36)
+}
+
+func TestAxpy(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	for _, n := range lengths {
+		x, d := randSlice(r, n, 3), randSlice(r, n, 3)
+		dst := append(append([]float32(nil), d...), 42)
+		Axpy(dst, x, 0.75)
+		for i := range x {
+			want := float64(d[i]) + 0.75*float64(x[i])
+			if !closeTo(float64(dst[i]), want, 0, ulp*(math.Abs(float64(d[i]))+math.Abs(0.75*float64(x[i])))) {
+				t.Fatalf("n=%d [%d] = %g, want %g", n, i, dst[i], want)
+			}
+		}
+		if dst[n] != 42 {
+			t.Fatalf("n=%d wrote past the end", n)
+		}
+	}
+}
+
 func TestShortDestinationPanics(t *testing.T) {
 	defer func() {
 		if recover() == nil {
@@ -277,6 +427,18 @@ func BenchmarkVec(b *testing.B) {
 	bench("GeluTanh", func() { GeluTanh(dst, x) })
 	bench("GeluErf", func() { GeluErf(dst, x) })
 	bench("GeluErf/go", func() { geluErfGo(dst, x) })
+	bench("Clamp", func() { Clamp(dst, x, 0, 6) })
+	bench("Hardswish", func() { Hardswish(dst, x) })
+	bench("Silu", func() { Silu(dst, x) })
+	bench("Silu/go", func() { siluGo(dst, x) })
+	masked := make([]float32, len(x))
+	for i := range masked {
+		masked[i] = x[i]
+		if i%2 == 1 {
+			masked[i] = -math.MaxFloat32
+		}
+	}
+	bench("ExpShiftSum/masked", func() { ExpShiftSum(dst, masked, 4) })
 }
 
 func TestMeanVar(t *testing.T) {
