@@ -33,6 +33,9 @@ func WriteTable(w io.Writer, profiles []*Profile) error {
 			fmt.Fprintln(tw)
 		}
 		fmt.Fprintf(tw, "%s\t%s\n", p.Name, p.Description)
+		if err := Available(p.Name); err != nil {
+			fmt.Fprintf(tw, "  available\tno: %s\n", strings.Join(strings.Fields(err.Error()), " "))
+		}
 		ops := "include " + strings.Join(p.Ops.Include, " ")
 		if len(p.Ops.Exclude) > 0 {
 			ops += "; exclude " + strings.Join(p.Ops.Exclude, " ")

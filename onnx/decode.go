@@ -494,3 +494,40 @@ func fields(data []byte, msg string, fn func(protowire.Number, protowire.Type, f
 	}
 	return nil
 }
+
+// GraphIO decodes only the main graph's inputs and outputs of an ONNX
+// file: what a runner needs to feed a model, without copying its weights.
+func GraphIO(data []byte) (inputs, outputs []*ValueInfo, err error) {
+	var graph []byte
+	err = fields(data, "ModelProto", func(num protowire.Number, typ protowire.Type, v fieldValue) error {
+		if num == 7 {
+			b, err := v.bytes(typ)
+			graph = b
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if graph == nil {
+		return nil, nil, errors.New("ModelProto: no graph")
+	}
+	err = fields(graph, "GraphProto", func(num protowire.Number, typ protowire.Type, v fieldValue) error {
+		if num != 11 && num != 12 {
+			return nil
+		}
+		b, err := v.bytes(typ)
+		if err != nil {
+			return err
+		}
+		vi, err := decodeValueInfo(b)
+		if num == 11 {
+			inputs = append(inputs, vi)
+		} else {
+			outputs = append(outputs, vi)
+		}
+		return err
+	})
+	return inputs, outputs, err
+}

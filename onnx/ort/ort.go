@@ -226,10 +226,11 @@ func (l *Library) NewSession(model []byte, inputs, outputs []string, opt Session
 		s.Close()
 		return nil, err
 	}
-	// Inputs backed by initializers may be left out; outputs may not.
-	if int(nIn) < len(inputs) || int(nOut) != len(outputs) {
+	// The input count leaves out inputs backed by initializers (which
+	// callers may still feed, as the state of a mutable buffer).
+	if int(nIn) > len(inputs) || int(nOut) != len(outputs) {
 		s.Close()
-		return nil, fmt.Errorf("onnxruntime: the model has %d inputs and %d outputs; seam expected at least %d and exactly %d", nIn, nOut, len(inputs), len(outputs))
+		return nil, fmt.Errorf("onnxruntime: the model has %d inputs without defaults and %d outputs; seam named %d and %d", nIn, nOut, len(inputs), len(outputs))
 	}
 	s.inNames = s.cStrings(inputs)
 	s.outNames = s.cStrings(outputs)
@@ -282,10 +283,11 @@ func (t ElementType) ElemSize() int { return elemSizes[t] }
 // into (len = element size × element count).
 type Alloc func(output int, typ ElementType, shape []int64) ([]byte, error)
 
-// Run runs the model on inputs (in the order NewSession named them) and
-// copies each output into memory from alloc.
+// Run runs the model on inputs (in the order NewSession named them; the
+// last ones, when backed by initializers, may be left out) and copies each
+// output into memory from alloc.
 func (s *Session) Run(inputs []Tensor, alloc Alloc) ([]Tensor, error) {
-	if len(inputs) != len(s.inputs) {
+	if len(inputs) > len(s.inputs) {
 		return nil, fmt.Errorf("onnxruntime: %d inputs given, the session takes %d", len(inputs), len(s.inputs))
 	}
 	a := s.lib.api
