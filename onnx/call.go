@@ -688,7 +688,9 @@ func attrFloat(name string, v float64) *Attribute {
 func attrString(name, v string) *Attribute {
 	return &Attribute{Name: name, Type: AttrString, S: []byte(v)}
 }
-func attrGraph(name string, g *Graph) *Attribute { return &Attribute{Name: name, Type: AttrGraph, G: g} }
+func attrGraph(name string, g *Graph) *Attribute {
+	return &Attribute{Name: name, Type: AttrGraph, G: g}
+}
 
 // maxInt64 is an open slice end.
 const maxInt64 = math.MaxInt64
