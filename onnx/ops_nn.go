@@ -11,14 +11,13 @@ func init() {
 	register(addmm, "aten.addmm.default")
 	register(baddbmm, "aten.baddbmm.default")
 	register(linear, "aten.linear.default")
-	register(convolution, "aten.convolution.default", "aten.conv2d.default", "aten.conv1d.default")
-	register(batchNorm, "aten._native_batch_norm_legit_no_training.default", "aten.native_batch_norm.default",
-		"aten._native_batch_norm_legit.default")
+	register(convolution, "aten.convolution.default")
+	register(batchNorm, "aten._native_batch_norm_legit_no_training.default", "aten._native_batch_norm_legit.default")
 	register(layerNorm, "aten.native_layer_norm.default", "aten.layer_norm.default")
 	register(groupNorm, "aten.native_group_norm.default")
 	register(softmax("Softmax"), "aten._softmax.default", "aten.softmax.int", "aten._safe_softmax.default")
 	register(softmax("LogSoftmax"), "aten._log_softmax.default", "aten.log_softmax.int")
-	register(maxPool, "aten.max_pool2d_with_indices.default", "aten.max_pool2d.default")
+	register(maxPool, "aten.max_pool2d_with_indices.default")
 	register(avgPool, "aten.avg_pool2d.default", "aten.avg_pool1d.default")
 	register(adaptiveAvgPool, "aten._adaptive_avg_pool2d.default", "aten.adaptive_avg_pool2d.default")
 }

@@ -13,13 +13,13 @@ func init() {
 	register(reduce("ReduceProd"), "aten.prod.dim_int", "aten.prod.default")
 	register(reduce("ReduceLogSumExp"), "aten.logsumexp.default")
 	register(reduceBool("ReduceMax"), "aten.any.dim", "aten.any.dims", "aten.any.default")
-	register(reduceBool("ReduceMin"), "aten.all.dim", "aten.all.dims", "aten.all.default")
+	register(reduceBool("ReduceMin"), "aten.all.dim", "aten.all.default")
 	register(maxMinDim("ReduceMax", "ArgMax"), "aten.max.dim")
 	register(maxMinDim("ReduceMin", "ArgMin"), "aten.min.dim")
 	register(argReduce("ArgMax"), "aten.argmax.default")
 	register(argReduce("ArgMin"), "aten.argmin.default")
 	register(variance(false), "aten.var.correction", "aten.var.dim")
-	register(variance(true), "aten.std.correction", "aten.std.dim")
+	register(variance(true), "aten.std.correction")
 	register(cumsum, "aten.cumsum.default")
 }
 

@@ -14,7 +14,7 @@ import (
 func init() {
 	register(identity, "aten.clone.default", "aten.alias.default", "aten.detach.default",
 		"aten.lift_fresh_copy.default", "aten.contiguous.default")
-	register(toCopy, "aten._to_copy.default", "aten.to.dtype")
+	register(toCopy, "aten._to_copy.default")
 	register(copyOp, "aten.copy.default")
 	register(nothing, "aten._assert_tensor_metadata.default")
 	register(dropout, "aten.dropout.default")
@@ -84,13 +84,17 @@ func view(c *call) error {
 	if err != nil {
 		return err
 	}
-	size, err := c.sizes("size")
+	arg := "size"
+	if c.n.OpName() == "aten.reshape.default" {
+		arg = "shape"
+	}
+	size, err := c.sizes(arg)
 	if err != nil {
 		return err
 	}
 	// A literal 0 is a size of 0, not ONNX's "copy this dim".
 	var zero *Attribute
-	if lits, err := c.ints("size"); err == nil {
+	if lits, err := c.ints(arg); err == nil {
 		for _, v := range lits {
 			if v == 0 {
 				zero = attrInt("allowzero", 1)

@@ -36,8 +36,9 @@ func Profile() *backend.Profile {
 		// (float16 and bfloat16 kernels are few there).
 		DTypes:        backend.DTypeList{ir.Float32, ir.Float64, ir.Int64, ir.Int32, ir.Int16, ir.Int8, ir.Uint8, ir.Bool},
 		DynamicShapes: true,
-		// A call costs a session run; one op alone is seldom worth it.
-		SingleNodePartitions: false,
+		// ONNX Runtime runs any op seam translates; a lone cond (an If whose
+		// branches hold the compute) is a single node too.
+		SingleNodePartitions: true,
 		OwnsWeights:          true,
 	}
 }
