@@ -101,16 +101,20 @@ func Open() (*Library, error) {
 	return opened, openErr
 }
 
-func open() (*Library, error) {
-	if p := os.Getenv(EnvVar); p != "" {
-		l, err := Load(p)
+func open() (*Library, error) { return find(os.Getenv(EnvVar), candidates()) }
+
+// find loads the library named by the environment variable's value, or
+// else the first candidate that loads.
+func find(env string, candidates []string) (*Library, error) {
+	if env != "" {
+		l, err := Load(env)
 		if err != nil {
-			return nil, fmt.Errorf("%s=%s: %w", EnvVar, p, err)
+			return nil, &UnusableError{Path: env, Err: err}
 		}
 		return l, nil
 	}
 	nf := &NotFoundError{}
-	for _, c := range candidates() {
+	for _, c := range candidates {
 		l, err := Load(c)
 		if err == nil {
 			return l, nil
@@ -119,6 +123,19 @@ func open() (*Library, error) {
 	}
 	return nil, nf
 }
+
+// UnusableError is a library EnvVar names that does not load.
+type UnusableError struct {
+	Path string
+	Err  error
+}
+
+func (e *UnusableError) Error() string {
+	return fmt.Sprintf("%s=%s cannot be used: %v; install ONNX Runtime with\n  %s\nand point %s at its libonnxruntime file, or unset it",
+		EnvVar, e.Path, e.Err, InstallCommand(), EnvVar)
+}
+
+func (e *UnusableError) Unwrap() error { return e.Err }
 
 // Load loads the library at path (or a name the dynamic loader resolves).
 func Load(path string) (*Library, error) {
