@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/seam-rt/seam/fixtures"
@@ -130,5 +131,39 @@ func TestExportMatchesPyTorch(t *testing.T) {
 				state = outs[nUserOut:]
 			}
 		})
+	}
+}
+
+// TestSymbolsCheckedBeforeORT: ONNX Runtime does not check that inputs
+// sharing a dim_param agree, so the runner binds every symbol itself and
+// refuses a conflict or a size outside its range before ONNX Runtime runs.
+func TestSymbolsCheckedBeforeORT(t *testing.T) {
+	lib := orttest.Library(t)
+	p := loadProgram(t, fixtures.ModelDir("gpt2_tiny"))
+	tr, err := onnx.Translate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ortbackend.NewRunner(lib, tr.Model.Marshal(), p, ortbackend.Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ids := func(n int) value.Value {
+		x, _ := tensor.New(tensor.Int64, 1, n)
+		return value.FromTensor(x)
+	}
+	if _, err := r.Run([]value.Value{ids(5), ids(5)}); err != nil {
+		t.Fatalf("consistent inputs: %v", err)
+	}
+	_, err = r.Run([]value.Value{ids(5), ids(6)})
+	if err == nil || !strings.Contains(err.Error(), "input_ids") || !strings.Contains(err.Error(), "attention_mask") {
+		t.Errorf("input_ids of length 5 with a mask of 6: %v", err)
+	}
+	if _, err := r.Run([]value.Value{ids(2000), ids(2000)}); err == nil || !strings.Contains(err.Error(), "s53") {
+		t.Errorf("a length outside s53's range: %v", err)
+	}
+	if _, err := r.Run([]value.Value{ids(5)}); err == nil {
+		t.Error("one input of two accepted")
 	}
 }
