@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/ops"
@@ -319,7 +320,8 @@ func (c *call) sizes(name string) (string, error) {
 	if static {
 		return c.t.i64s(lits...), nil
 	}
-	// Runs of constants become one constant each, symbols a [1] each.
+	// Runs of constants become one constant each, symbols a [1] each; a
+	// list made before (views of one shape recur) is made once.
 	var parts []string
 	var run []int64
 	flush := func() {
@@ -339,13 +341,25 @@ func (c *call) sizes(name string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		parts = append(parts, c.op("Reshape", []string{v, c.t.i64s(1)}))
+		key := "[1]" + v
+		u, ok := c.s.recall(key)
+		if !ok {
+			u = c.op("Reshape", []string{v, c.t.i64s(1)})
+			c.s.remember(key, u)
+		}
+		parts = append(parts, u)
 	}
 	flush()
 	if len(parts) == 1 {
 		return parts[0], nil
 	}
-	return c.op("Concat", parts, attrInt("axis", 0)), nil
+	key := "concat" + strings.Join(parts, ",")
+	if v, ok := c.s.recall(key); ok {
+		return v, nil
+	}
+	v := c.op("Concat", parts, attrInt("axis", 0))
+	c.s.remember(key, v)
+	return v, nil
 }
 
 // typeOf is the ONNX element type of a program value.

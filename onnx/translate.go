@@ -167,6 +167,25 @@ type scope struct {
 	ig     *ir.Graph
 	g      *Graph
 	names  map[string]string
+	// memo holds values made once and reused by later nodes of this graph
+	// and its branches: a size list built from scalars, keyed by its parts.
+	memo map[string]string
+}
+
+func (s *scope) recall(key string) (string, bool) {
+	for ; s != nil; s = s.parent {
+		if v, ok := s.memo[key]; ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+func (s *scope) remember(key, v string) {
+	if s.memo == nil {
+		s.memo = map[string]string{}
+	}
+	s.memo[key] = v
 }
 
 func (s *scope) lookup(v string) (string, bool) {
@@ -213,6 +232,9 @@ func (t *translator) program() (*Translation, error) {
 			t.top.Inputs = append(t.top.Inputs, vi)
 			tr.Inputs = append(tr.Inputs, Port{Name: name, Role: UserValue, Value: name, Kind: typ})
 		case ir.InputParameter, ir.InputBuffer, ir.InputTensorConstant:
+			if _, mut := mutated[s.Target]; t.uses[name] == 0 && !mut {
+				continue // a weight nothing reads (a tied one, a pooler left unused)
+			}
 			init, err := t.weight(s.Target, name)
 			if err != nil {
 				t.errs.Other = append(t.errs.Other, fmt.Sprintf("input %s (%s): %v", name, s.Target, err))
