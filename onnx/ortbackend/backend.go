@@ -40,6 +40,9 @@ func Profile() *backend.Profile {
 		// branches hold the compute) is a single node too.
 		SingleNodePartitions: true,
 		OwnsWeights:          true,
+		// Some ops translate only with some arguments (no boolean mask
+		// index, no training-mode batch norm): those nodes stay with seam.
+		NodeCheck: onnx.Supports,
 	}
 }
 

@@ -3,6 +3,7 @@ package ortbackend_test
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
@@ -78,5 +79,32 @@ func TestLoweredRunsInORT(t *testing.T) {
 				checkOutputs(t, c.name, outs, c.outputs)
 			}
 		})
+	}
+}
+
+// TestContractRefusesWhatDoesNotTranslate: the contract takes a node only
+// when its arguments translate, so lowering leaves the others to seam
+// instead of failing when the module compiles.
+func TestContractRefusesWhatDoesNotTranslate(t *testing.T) {
+	prof, _ := backend.Builtin(ortbackend.Name)
+	for _, c := range []struct {
+		c    opCase
+		want string // "" for supported
+	}{
+		{opCase{target: "aten.index.Tensor", args: []a{{"self", randn(4, 3)}, {"indices", optTensors{ints(0, 4, 2)}}}}, ""},
+		{opCase{target: "aten.index.Tensor", args: []a{{"self", randn(4, 3)}, {"indices", optTensors{bools(4)}}}}, "boolean mask"},
+		{opCase{target: "aten.dropout.default", args: []a{{"input", randn(4)}, {"p", 0.5}, {"train", true}}}, "training"},
+		{opCase{target: "aten.gelu.default", args: []a{{"self", randn(4)}, {"approximate", "erf?"}}}, "approximate"},
+		{opCase{target: "aten.nonzero.default", args: []a{{"self", randn(4)}}}, "op not included"},
+	} {
+		p, _ := c.c.build()
+		p.Graph.TensorValues["out_0"] = &ir.TensorMeta{DType: ir.Float32, Sizes: []ir.SymInt{ir.IntSym(2), ir.IntSym(3)}}
+		v := prof.Supports(p.Graph, p.Graph.Nodes[0])
+		switch {
+		case c.want == "" && !v.OK():
+			t.Errorf("%s: refused: %v", c.c.target, v)
+		case c.want != "" && (v.OK() || !strings.Contains(v.String(), c.want)):
+			t.Errorf("%s: verdict %v, want a refusal mentioning %q", c.c.target, v, c.want)
+		}
 	}
 }
