@@ -267,6 +267,39 @@ func wrapDim(d int64, rank int) (int64, error) {
 	return d, nil
 }
 
+// tensorDim reads a tensor argument, its rank, and a dim argument
+// normalised against that rank.
+func (c *call) tensorDim(tensorArg, dimArg string) (string, int, int64, error) {
+	x, err := c.tensor(tensorArg)
+	if err != nil {
+		return "", 0, 0, err
+	}
+	r, err := c.rank(tensorArg)
+	if err != nil {
+		return "", 0, 0, err
+	}
+	d, err := c.dim(dimArg, r)
+	return x, r, d, err
+}
+
+// inOutType reads arguments (tensors or numbers) cast to output 0's type,
+// in which elementwise ops compute.
+func (c *call) inOutType(names ...string) ([]string, DataType, error) {
+	dt, err := c.outType(0)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]string, len(names))
+	for i, n := range names {
+		o, err := c.operand(n)
+		if err != nil {
+			return nil, 0, err
+		}
+		out[i] = c.as(o, dt)
+	}
+	return out, dt, nil
+}
+
 // intValue is an int argument (literal or SymInt) as a rank-0 INT64 value.
 func (c *call) intValue(name string) (string, error) {
 	return c.scalarInt(c.arg(name), name)

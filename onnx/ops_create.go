@@ -168,15 +168,7 @@ func embedding(c *call) error {
 }
 
 func indexSelect(c *call) error {
-	x, err := c.tensor("self")
-	if err != nil {
-		return err
-	}
-	r, err := c.rank("self")
-	if err != nil {
-		return err
-	}
-	d, err := c.dim("dim", r)
+	x, _, d, err := c.tensorDim("self", "dim")
 	if err != nil {
 		return err
 	}
@@ -188,15 +180,7 @@ func indexSelect(c *call) error {
 }
 
 func gather(c *call) error {
-	x, err := c.tensor("self")
-	if err != nil {
-		return err
-	}
-	r, err := c.rank("self")
-	if err != nil {
-		return err
-	}
-	d, err := c.dim("dim", r)
+	x, _, d, err := c.tensorDim("self", "dim")
 	if err != nil {
 		return err
 	}

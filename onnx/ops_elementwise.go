@@ -43,8 +43,8 @@ func init() {
 	register(withFloat(func(c *call, x string, dt DataType) string {
 		return c.op("Div", []string{c.op("Log", []string{x}), c.t.scalar(dt, math.Ln2, 0)})
 	}), "aten.log2.default")
-	register(isnan, "aten.isnan.default")
-	register(isinf, "aten.isinf.default")
+	register(floatTest("IsNaN"), "aten.isnan.default")
+	register(floatTest("IsInf"), "aten.isinf.default")
 	register(logicalNot, "aten.logical_not.default")
 	register(bitwiseNot, "aten.bitwise_not.default")
 
@@ -61,7 +61,7 @@ func init() {
 	register(arith("Max", false), "aten.maximum.default")
 	register(arith("Min", false), "aten.minimum.default")
 	for op, onnxOp := range map[string]string{"eq": "Equal", "ne": "NotEqual", "lt": "Less", "le": "LessOrEqual", "gt": "Greater", "ge": "GreaterOrEqual"} {
-		register(compare(onnxOp), "aten."+op+".Tensor", "aten."+op+".Scalar")
+		register(compare(onnxOp, "self", "other"), "aten."+op+".Tensor", "aten."+op+".Scalar")
 	}
 	for op, onnxOp := range map[string]string{"logical_and": "And", "logical_or": "Or", "logical_xor": "Xor"} {
 		register(logical(onnxOp), "aten."+op+".default")
@@ -228,26 +228,18 @@ func softplus(c *call) error {
 	})(c)
 }
 
-func isnan(c *call) error {
-	x, err := c.operand("self")
-	if err != nil {
-		return err
+// floatTest is IsNaN or IsInf; an integer tensor has neither.
+func floatTest(onnxOp string) translateFn {
+	return func(c *call) error {
+		x, err := c.operand("self")
+		if err != nil {
+			return err
+		}
+		if categoryOf(x.dt) != catFloat {
+			return c.to(c.out(0), "Identity", []string{c.filled(x.name, Bool, 0)})
+		}
+		return c.to(c.out(0), onnxOp, []string{x.name})
 	}
-	if categoryOf(x.dt) != catFloat {
-		return c.to(c.out(0), "Identity", []string{c.filled(x.name, Bool, 0)})
-	}
-	return c.to(c.out(0), "IsNaN", []string{x.name})
-}
-
-func isinf(c *call) error {
-	x, err := c.operand("self")
-	if err != nil {
-		return err
-	}
-	if categoryOf(x.dt) != catFloat {
-		return c.to(c.out(0), "Identity", []string{c.filled(x.name, Bool, 0)})
-	}
-	return c.to(c.out(0), "IsInf", []string{x.name})
 }
 
 func logicalNot(c *call) error {
@@ -278,19 +270,11 @@ func bitwiseNot(c *call) error {
 
 // binaryOperands reads self and other in the output's element type.
 func binaryOperands(c *call) (string, string, DataType, error) {
-	dt, err := c.outType(0)
+	xs, dt, err := c.inOutType("self", "other")
 	if err != nil {
 		return "", "", 0, err
 	}
-	a, err := c.operand("self")
-	if err != nil {
-		return "", "", 0, err
-	}
-	b, err := c.operand("other")
-	if err != nil {
-		return "", "", 0, err
-	}
-	return c.as(a, dt), c.as(b, dt), dt, nil
+	return xs[0], xs[1], dt, nil
 }
 
 // arith is a binary op computed in the output's type; withAlpha scales
@@ -453,13 +437,15 @@ func pow(c *call) error {
 	return c.to(c.out(0), "Pow", []string{x, c.as(e, dt)})
 }
 
-func compare(onnxOp string) translateFn {
+// compare compares lhs and rhs in their promoted type (bools ordered as
+// ints, as in Python and torch).
+func compare(onnxOp, lhs, rhs string) translateFn {
 	return func(c *call) error {
-		a, err := c.operand("self")
+		a, err := c.operand(lhs)
 		if err != nil {
 			return err
 		}
-		b, err := c.operand("other")
+		b, err := c.operand(rhs)
 		if err != nil {
 			return err
 		}
@@ -509,14 +495,19 @@ func bitwise(onnxOp string) translateFn {
 		if err != nil {
 			return err
 		}
-		switch categoryOf(dt) {
-		case catBool:
-			return c.to(c.out(0), onnxOp, []string{a, b})
-		case catInt:
-			return c.to(c.out(0), "Bitwise"+onnxOp, []string{a, b})
-		}
-		return fmt.Errorf("bitwise op on %s", dt)
+		return logicOrBits(c, onnxOp, a, b, dt)
 	}
+}
+
+// logicOrBits is And/Or/Xor on bools, BitwiseAnd/Or/Xor on ints.
+func logicOrBits(c *call, onnxOp, a, b string, dt DataType) error {
+	switch categoryOf(dt) {
+	case catBool:
+		return c.to(c.out(0), onnxOp, []string{a, b})
+	case catInt:
+		return c.to(c.out(0), "Bitwise"+onnxOp, []string{a, b})
+	}
+	return fmt.Errorf("%s on %s", onnxOp, dt)
 }
 
 func where(c *call) error {

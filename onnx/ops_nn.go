@@ -23,21 +23,7 @@ func init() {
 }
 
 // sameType reads tensor arguments cast to the output's type.
-func sameType(c *call, names ...string) ([]string, DataType, error) {
-	dt, err := c.outType(0)
-	if err != nil {
-		return nil, 0, err
-	}
-	out := make([]string, len(names))
-	for i, n := range names {
-		o, err := c.operand(n)
-		if err != nil {
-			return nil, 0, err
-		}
-		out[i] = c.as(o, dt)
-	}
-	return out, dt, nil
-}
+func sameType(c *call, names ...string) ([]string, DataType, error) { return c.inOutType(names...) }
 
 func matmul(c *call) error {
 	other := "mat2"

@@ -110,15 +110,7 @@ func reduceBool(onnxOp string) translateFn {
 // extreme, as torch returns it.
 func maxMinDim(reduceOp, argOp string) translateFn {
 	return func(c *call) error {
-		x, err := c.tensor("self")
-		if err != nil {
-			return err
-		}
-		r, err := c.rank("self")
-		if err != nil {
-			return err
-		}
-		d, err := c.dim("dim", r)
+		x, _, d, err := c.tensorDim("self", "dim")
 		if err != nil {
 			return err
 		}

@@ -28,7 +28,7 @@ func init() {
 	register(pyUnary("Identity"), "_operator.pos")
 	register(pyUnary("Abs"), "_operator.abs")
 	for op, onnxOp := range map[string]string{"eq": "Equal", "ne": "NotEqual", "lt": "Less", "le": "LessOrEqual", "gt": "Greater", "ge": "GreaterOrEqual"} {
-		register(pyCompare(onnxOp), "_operator."+op)
+		register(compare(onnxOp, "a", "b"), "_operator."+op)
 	}
 	register(pyLogic("And"), "_operator.and_")
 	register(pyLogic("Or"), "_operator.or_")
@@ -46,15 +46,7 @@ func init() {
 // symSize is Squeeze(Shape(x, start=d, end=d+1)), as the dynamo exporter
 // writes it.
 func symSize(c *call) error {
-	x, err := c.tensor("self")
-	if err != nil {
-		return err
-	}
-	r, err := c.rank("self")
-	if err != nil {
-		return err
-	}
-	d, err := c.dim("dim", r)
+	x, _, d, err := c.tensorDim("self", "dim")
 	if err != nil {
 		return err
 	}
@@ -89,19 +81,11 @@ func localScalar(c *call) error {
 
 // pyOperands reads a and b in the output's type.
 func pyOperands(c *call) (string, string, DataType, error) {
-	dt, err := c.outType(0)
+	xs, dt, err := c.inOutType("a", "b")
 	if err != nil {
 		return "", "", 0, err
 	}
-	a, err := c.operand("a")
-	if err != nil {
-		return "", "", 0, err
-	}
-	b, err := c.operand("b")
-	if err != nil {
-		return "", "", 0, err
-	}
-	return c.as(a, dt), c.as(b, dt), dt, nil
+	return xs[0], xs[1], dt, nil
 }
 
 func pyArith(onnxOp string) translateFn {
@@ -161,28 +145,6 @@ func pyUnary(onnxOp string) translateFn {
 	}
 }
 
-func pyCompare(onnxOp string) translateFn {
-	return func(c *call) error {
-		a, err := c.operand("a")
-		if err != nil {
-			return err
-		}
-		b, err := c.operand("b")
-		if err != nil {
-			return err
-		}
-		dt := promote(a, b)
-		if dt == Bool {
-			dt = Int64 // True < 2 compares as ints in Python
-		}
-		x, y := c.as(a, dt), c.as(b, dt)
-		if onnxOp == "NotEqual" {
-			return c.to(c.out(0), "Not", []string{c.op("Equal", []string{x, y})})
-		}
-		return c.to(c.out(0), onnxOp, []string{x, y})
-	}
-}
-
 // pyLogic is & and | : logical on bools, bitwise on ints.
 func pyLogic(onnxOp string) translateFn {
 	return func(c *call) error {
@@ -190,13 +152,7 @@ func pyLogic(onnxOp string) translateFn {
 		if err != nil {
 			return err
 		}
-		switch categoryOf(dt) {
-		case catBool:
-			return c.to(c.out(0), onnxOp, []string{a, b})
-		case catInt:
-			return c.to(c.out(0), "Bitwise"+onnxOp, []string{a, b})
-		}
-		return fmt.Errorf("%s on floats", onnxOp)
+		return logicOrBits(c, onnxOp, a, b, dt)
 	}
 }
 

@@ -254,15 +254,7 @@ func expand(c *call) error {
 
 // slice is ONNX Slice on one axis; a None start or end is the open end.
 func slice(c *call) error {
-	x, err := c.tensor("self")
-	if err != nil {
-		return err
-	}
-	r, err := c.rank("self")
-	if err != nil {
-		return err
-	}
-	d, err := c.dim("dim", r)
+	x, _, d, err := c.tensorDim("self", "dim")
 	if err != nil {
 		return err
 	}
@@ -295,15 +287,7 @@ func slice(c *call) error {
 }
 
 func narrow(c *call) error {
-	x, err := c.tensor("self")
-	if err != nil {
-		return err
-	}
-	r, err := c.rank("self")
-	if err != nil {
-		return err
-	}
-	d, err := c.dim("dim", r)
+	x, _, d, err := c.tensorDim("self", "dim")
 	if err != nil {
 		return err
 	}
@@ -323,15 +307,7 @@ func narrow(c *call) error {
 // selectInt takes one index along a dim (Gather with a scalar index drops
 // the dim, as select does; a negative index counts from the end in both).
 func selectInt(c *call) error {
-	x, err := c.tensor("self")
-	if err != nil {
-		return err
-	}
-	r, err := c.rank("self")
-	if err != nil {
-		return err
-	}
-	d, err := c.dim("dim", r)
+	x, _, d, err := c.tensorDim("self", "dim")
 	if err != nil {
 		return err
 	}
@@ -342,82 +318,79 @@ func selectInt(c *call) error {
 	return c.to(c.out(0), "Gather", []string{x, idx}, attrInt("axis", d))
 }
 
-func cat(c *call) error {
+// joined is the input of a cat or stack: the tensors with their element
+// types, the output's type and rank, and the dim normalised against it.
+type joined struct {
+	xs    []string
+	metas []*ir.TensorMeta
+	dts   []DataType
+	dt    DataType
+	rank  int
+	dim   int64
+}
+
+func readJoined(c *call) (*joined, error) {
 	xs, metas, err := c.tensors("tensors")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	dt, err := c.outType(0)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	m, err := c.outMeta(0)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	d, err := c.dim("dim", len(m.Sizes))
+	if err != nil {
+		return nil, err
+	}
+	j := &joined{xs: xs, metas: metas, dts: make([]DataType, len(xs)), dt: dt, rank: len(m.Sizes), dim: d}
+	for i := range xs {
+		if metas[i] == nil {
+			return nil, fmt.Errorf("tensor %d of the list has no metadata", i)
+		}
+		if j.dts[i], err = dataType(metas[i].DType); err != nil {
+			return nil, err
+		}
+	}
+	return j, nil
+}
+
+func cat(c *call) error {
+	j, err := readJoined(c)
 	if err != nil {
 		return err
 	}
 	var ins []string
-	for i, x := range xs {
-		if metas[i] == nil {
-			return fmt.Errorf("tensor %d of the list has no metadata", i)
-		}
+	for i, x := range j.xs {
 		// torch skips legacy empty 1-D tensors in cat; ONNX would refuse them.
-		if len(metas[i].Sizes) == 1 && len(m.Sizes) != 1 && metas[i].Sizes[0].Expr == nil && metas[i].Sizes[0].Int == 0 {
+		if s := j.metas[i].Sizes; len(s) == 1 && j.rank != 1 && s[0].Expr == nil && s[0].Int == 0 {
 			continue
 		}
-		xdt, err := dataType(metas[i].DType)
-		if err != nil {
-			return err
-		}
-		ins = append(ins, c.castTo(x, xdt, dt))
+		ins = append(ins, c.castTo(x, j.dts[i], j.dt))
 	}
 	if len(ins) == 0 {
 		return fmt.Errorf("cat of only empty tensors")
 	}
-	return c.to(c.out(0), "Concat", ins, attrInt("axis", d))
+	return c.to(c.out(0), "Concat", ins, attrInt("axis", j.dim))
 }
 
 func stack(c *call) error {
-	xs, metas, err := c.tensors("tensors")
+	j, err := readJoined(c)
 	if err != nil {
 		return err
 	}
-	dt, err := c.outType(0)
-	if err != nil {
-		return err
+	ins := make([]string, len(j.xs))
+	for i, x := range j.xs {
+		ins[i] = c.op("Unsqueeze", []string{c.castTo(x, j.dts[i], j.dt), c.t.i64s(j.dim)})
 	}
-	m, err := c.outMeta(0)
-	if err != nil {
-		return err
-	}
-	d, err := c.dim("dim", len(m.Sizes))
-	if err != nil {
-		return err
-	}
-	var ins []string
-	for i, x := range xs {
-		xdt, err := dataType(metas[i].DType)
-		if err != nil {
-			return err
-		}
-		ins = append(ins, c.op("Unsqueeze", []string{c.castTo(x, xdt, dt), c.t.i64s(d)}))
-	}
-	return c.to(c.out(0), "Concat", ins, attrInt("axis", d))
+	return c.to(c.out(0), "Concat", ins, attrInt("axis", j.dim))
 }
 
 func splitWithSizes(c *call) error {
-	x, err := c.tensor("self")
-	if err != nil {
-		return err
-	}
-	r, err := c.rank("self")
-	if err != nil {
-		return err
-	}
-	d, err := c.dim("dim", r)
+	x, _, d, err := c.tensorDim("self", "dim")
 	if err != nil {
 		return err
 	}
@@ -436,15 +409,7 @@ func splitWithSizes(c *call) error {
 // splitTensor cuts pieces of split_size (the last may be shorter), as
 // slices, which works whether the dim's size is known or symbolic.
 func splitTensor(c *call) error {
-	x, err := c.tensor("self")
-	if err != nil {
-		return err
-	}
-	r, err := c.rank("self")
-	if err != nil {
-		return err
-	}
-	d, err := c.dim("dim", r)
+	x, _, d, err := c.tensorDim("self", "dim")
 	if err != nil {
 		return err
 	}
@@ -467,15 +432,7 @@ func splitTensor(c *call) error {
 }
 
 func unbind(c *call) error {
-	x, err := c.tensor("self")
-	if err != nil {
-		return err
-	}
-	r, err := c.rank("self")
-	if err != nil {
-		return err
-	}
-	d, err := c.dim("dim", r)
+	x, _, d, err := c.tensorDim("self", "dim")
 	if err != nil {
 		return err
 	}

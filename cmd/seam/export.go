@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -49,7 +47,7 @@ func exportONNXCmd() *cobra.Command {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			data := tr.Model.Marshal()
-			if err := writeFileAtomic(out, data); err != nil {
+			if err := writeAtomic(out, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 				return err
 			}
 			return writeExportSummary(cmd.OutOrStdout(), out, len(data), tr)
@@ -110,33 +108,4 @@ func byteSize(n int) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
-}
-
-// writeFileAtomic writes data to a temporary file in path's folder and
-// renames it into place, so that path holds either its old contents or
-// all of the new ones.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
 }
