@@ -9,6 +9,7 @@ import (
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/lower"
+	"github.com/seam-rt/seam/onnx"
 	"github.com/seam-rt/seam/onnx/ort/orttest"
 	"github.com/seam-rt/seam/onnx/ortbackend"
 	"github.com/seam-rt/seam/pt2"
@@ -43,9 +44,23 @@ func TestLoweredRunsInORT(t *testing.T) {
 			if len(res.Modules) == 0 {
 				t.Fatal("no lowered module")
 			}
+			// A delegated cond takes its branches' nodes with it.
+			size := map[string]int{}
+			for _, n := range p.Graph.Nodes {
+				size[n.Name] = 1
+				for _, sub := range n.SubGraphs() {
+					size[n.Name] += countNodes(sub.Graph)
+				}
+			}
 			delegated := 0
 			for _, m := range res.Modules {
-				delegated += len(m.Nodes)
+				for _, n := range m.Nodes {
+					if m.Graph == "" {
+						delegated += size[n]
+					} else {
+						delegated++
+					}
+				}
 				for _, s := range m.Program.UserInputs() {
 					if typ := m.Program.Graph.TypeOf(s.Arg.Name); typ != ir.ValueTensor {
 						t.Errorf("module %s takes %s, a %s", m.Name, s.Arg.Name, typ)
@@ -53,6 +68,26 @@ func TestLoweredRunsInORT(t *testing.T) {
 				}
 			}
 			t.Logf("%s: %d of %d nodes delegated in %d modules", f.name, delegated, countNodes(p.Graph), len(res.Modules))
+			if f.name == "cond" {
+				// The cond goes to ONNX Runtime whole, as an If.
+				blob, err := ortbackend.Translate(res.Modules[0].Program)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m, err := onnx.Unmarshal(blob)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ifs := 0
+				for _, n := range m.Graph.Nodes {
+					if n.OpType == "If" {
+						ifs++
+					}
+				}
+				if ifs != 1 || len(res.Modules) != 1 {
+					t.Errorf("%d modules, %d If nodes; want the cond in one module as an If", len(res.Modules), ifs)
+				}
+			}
 			path := filepath.Join(t.TempDir(), "lowered.pt2")
 			if err := pt2.WriteFile(path, res.Archive()); err != nil {
 				t.Fatal(err)
