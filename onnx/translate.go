@@ -199,20 +199,35 @@ func (s *scope) lookup(v string) (string, bool) {
 
 func (t *translator) program() (*Translation, error) {
 	p := t.prog
-	g := p.Graph
-	if len(p.Signature.Inputs) != len(g.Inputs) {
-		return nil, fmt.Errorf("the graph has %d inputs but its signature %d", len(g.Inputs), len(p.Signature.Inputs))
+	if len(p.Signature.Inputs) != len(p.Graph.Inputs) {
+		return nil, fmt.Errorf("the graph has %d inputs but its signature %d", len(p.Graph.Inputs), len(p.Signature.Inputs))
 	}
-	top := &scope{ig: g, g: t.top, names: map[string]string{}}
+	top := &scope{ig: p.Graph, g: t.top, names: map[string]string{}}
 	tr := &Translation{}
-	mutated := map[string]string{} // buffer FQN -> output value
+	t.programInputs(top, tr)
+	t.graph(top)
+	t.programOutputs(top, tr)
+	tr.Model = &Model{
+		IRVersion:    IRVersion,
+		OpsetImports: []OpsetID{{Version: Opset}},
+		ProducerName: Producer,
+		Graph:        t.top,
+	}
+	return tr, nil
+}
+
+// programInputs makes the user inputs graph inputs (in signature order),
+// the weights initializers (named by their state-dict names where free),
+// and each mutated buffer an input after the user ones, defaulting to its
+// initializer.
+func (t *translator) programInputs(top *scope, tr *Translation) {
+	p, g := t.prog, t.prog.Graph
+	mutated := map[string]bool{}
 	for _, o := range p.Signature.Outputs {
 		if o.Kind == ir.OutputBufferMutation {
-			mutated[o.Target] = o.Arg.Name
+			mutated[o.Target] = true
 		}
 	}
-	// Used names (graph values) keep their names; initializers take their
-	// state-dict names where free.
 	var state []Port
 	var stateInfo []*ValueInfo
 	for i, s := range p.Signature.Inputs {
@@ -222,7 +237,6 @@ func (t *translator) program() (*Translation, error) {
 			if name == "" { // a constant user input: nothing to feed
 				continue
 			}
-			typ := g.TypeOf(name)
 			vi, err := t.valueInfo(g, name, name)
 			if err != nil {
 				t.errs.Other = append(t.errs.Other, fmt.Sprintf("input %s: %v", name, err))
@@ -230,9 +244,10 @@ func (t *translator) program() (*Translation, error) {
 			}
 			top.names[name] = name
 			t.top.Inputs = append(t.top.Inputs, vi)
-			tr.Inputs = append(tr.Inputs, Port{Name: name, Role: UserValue, Value: name, Kind: typ})
+			tr.Inputs = append(tr.Inputs, Port{Name: name, Role: UserValue, Value: name, Kind: g.TypeOf(name)})
 		case ir.InputParameter, ir.InputBuffer, ir.InputTensorConstant:
-			if _, mut := mutated[s.Target]; t.uses[name] == 0 && !mut {
+			mut := mutated[s.Target] && s.Kind == ir.InputBuffer
+			if t.uses[name] == 0 && !mut {
 				continue // a weight nothing reads (a tied one, a pooler left unused)
 			}
 			init, err := t.weight(s.Target, name)
@@ -242,7 +257,7 @@ func (t *translator) program() (*Translation, error) {
 			}
 			top.names[name] = init.Name
 			t.top.Initializers = append(t.top.Initializers, init)
-			if _, ok := mutated[s.Target]; ok && s.Kind == ir.InputBuffer {
+			if mut {
 				vi, err := t.valueInfo(g, name, init.Name)
 				if err != nil {
 					t.errs.Other = append(t.errs.Other, fmt.Sprintf("buffer %s: %v", s.Target, err))
@@ -265,12 +280,17 @@ func (t *translator) program() (*Translation, error) {
 			t.errs.Other = append(t.errs.Other, fmt.Sprintf("input %s: %s inputs have no ONNX form", name, s.Kind))
 		}
 	}
-	// Mutated buffers come after the user inputs, in signature order.
 	tr.Inputs = append(tr.Inputs, state...)
 	t.top.Inputs = append(t.top.Inputs, stateInfo...)
-	t.graph(top)
+}
+
+// programOutputs makes the user outputs graph outputs in order, then each
+// mutated buffer's new value.
+func (t *translator) programOutputs(top *scope, tr *Translation) {
+	p, g := t.prog, t.prog.Graph
 	outs := t.outputs(top, g.Outputs)
-	var userOuts, stateOuts []Port
+	var state []Port
+	var stateInfo []*ValueInfo
 	for i, o := range p.Signature.Outputs {
 		if i >= len(outs) || outs[i] == nil {
 			continue
@@ -278,29 +298,17 @@ func (t *translator) program() (*Translation, error) {
 		switch o.Kind {
 		case ir.OutputUser:
 			t.top.Outputs = append(t.top.Outputs, outs[i])
-			userOuts = append(userOuts, Port{Name: outs[i].Name, Role: UserValue, Value: o.Arg.Name, Kind: g.TypeOf(o.Arg.Name)})
+			tr.Outputs = append(tr.Outputs, Port{Name: outs[i].Name, Role: UserValue, Value: o.Arg.Name, Kind: g.TypeOf(o.Arg.Name)})
 		case ir.OutputBufferMutation:
-			stateOuts = append(stateOuts, Port{Name: outs[i].Name, Role: BufferState, Value: o.Arg.Name, Target: o.Target, Kind: ir.ValueTensor})
+			outs[i].Metadata = append(outs[i].Metadata, StringPair{"seam.buffer_mutation", o.Target})
+			state = append(state, Port{Name: outs[i].Name, Role: BufferState, Value: o.Arg.Name, Target: o.Target, Kind: ir.ValueTensor})
+			stateInfo = append(stateInfo, outs[i])
 		default:
 			t.errs.Other = append(t.errs.Other, fmt.Sprintf("output %s: %s outputs have no ONNX form", o.Arg.Name, o.Kind))
 		}
 	}
-	for _, so := range stateOuts {
-		for _, o := range outs {
-			if o != nil && o.Name == so.Name {
-				t.top.Outputs = append(t.top.Outputs, o)
-				o.Metadata = append(o.Metadata, StringPair{"seam.buffer_mutation", so.Target})
-			}
-		}
-	}
-	tr.Outputs = append(userOuts, stateOuts...)
-	tr.Model = &Model{
-		IRVersion:    IRVersion,
-		OpsetImports: []OpsetID{{Version: Opset}},
-		ProducerName: Producer,
-		Graph:        t.top,
-	}
-	return tr, nil
+	tr.Outputs = append(tr.Outputs, state...)
+	t.top.Outputs = append(t.top.Outputs, stateInfo...)
 }
 
 // outputs makes each graph output a value of its own, named after the
