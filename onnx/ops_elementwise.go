@@ -400,8 +400,10 @@ func fmod(c *call) error {
 	return c.to(c.out(0), "Mod", []string{a, b}, attrInt("fmod", 1))
 }
 
-// pow spells small constant exponents as products and roots, as ATen's
-// own kernels do.
+// pow is Pow, but for the exponents 1 (a copy) and, on floats, 0.5 and -1
+// (Sqrt, Reciprocal). Squares and cubes stay Pow: ONNX Runtime fuses the
+// patterns built on them (tanh GELU into FastGelu, RMSNorm) and computes
+// them as products itself.
 func pow(c *call) error {
 	dt, err := c.outType(0)
 	if err != nil {
@@ -417,21 +419,13 @@ func pow(c *call) error {
 	}
 	x := c.as(a, dt)
 	if e.name == "" {
-		switch e.lit {
-		case 1:
+		switch {
+		case e.lit == 1:
 			return c.to(c.out(0), "Identity", []string{x})
-		case 2:
-			return c.to(c.out(0), "Mul", []string{x, x})
-		case 3:
-			return c.to(c.out(0), "Mul", []string{c.op("Mul", []string{x, x}), x})
-		}
-		if categoryOf(dt) == catFloat {
-			switch e.lit {
-			case 0.5:
-				return c.to(c.out(0), "Sqrt", []string{x})
-			case -1:
-				return c.to(c.out(0), "Reciprocal", []string{x})
-			}
+		case e.lit == 0.5 && categoryOf(dt) == catFloat:
+			return c.to(c.out(0), "Sqrt", []string{x})
+		case e.lit == -1 && categoryOf(dt) == catFloat:
+			return c.to(c.out(0), "Reciprocal", []string{x})
 		}
 	}
 	return c.to(c.out(0), "Pow", []string{x, c.as(e, dt)})
