@@ -61,7 +61,6 @@ func (p *Profile) Supports(g *ir.Graph, n *ir.Node) Verdict {
 	if p.excludeNodes[n.Name] {
 		return Verdict{NodeExcluded, n.Name}
 	}
-
 	var v Verdict
 	check := func(name string) {
 		if v.Reason != Supported {
