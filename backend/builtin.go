@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/seam-rt/seam/ir"
@@ -94,4 +95,21 @@ func BuiltinNames() []string {
 		names[i] = p.Name
 	}
 	return names
+}
+
+// AddBuiltin adds a built-in backend implemented in another package (its
+// contract and its compiler); `seam backends` lists it after the profiles
+// above. It is meant for init functions.
+func AddBuiltin(p *Profile, c Compiler) error {
+	if err := p.compile(); err != nil {
+		return err
+	}
+	for _, b := range builtins {
+		if b.Name == p.Name {
+			return fmt.Errorf("built-in backend %s added twice", p.Name)
+		}
+	}
+	builtins = append(builtins, p)
+	Register(p.Name, c)
+	return nil
 }

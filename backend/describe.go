@@ -25,6 +25,9 @@ func (p *Profile) DTypesText() string {
 	return strings.Join(names, " ")
 }
 
+// maxListedOps is the longest op list the table prints in full.
+const maxListedOps = 16
+
 // WriteTable lists profiles with their contracts, one block per profile.
 func WriteTable(w io.Writer, profiles []*Profile) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -33,7 +36,13 @@ func WriteTable(w io.Writer, profiles []*Profile) error {
 			fmt.Fprintln(tw)
 		}
 		fmt.Fprintf(tw, "%s\t%s\n", p.Name, p.Description)
+		if err := Available(p.Name); err != nil {
+			fmt.Fprintf(tw, "  available\tno: %s\n", strings.Join(strings.Fields(err.Error()), " "))
+		}
 		ops := "include " + strings.Join(p.Ops.Include, " ")
+		if len(p.Ops.Include) > maxListedOps {
+			ops = fmt.Sprintf("include %d ops (seam backends %s --json lists them)", len(p.Ops.Include), p.Name)
+		}
 		if len(p.Ops.Exclude) > 0 {
 			ops += "; exclude " + strings.Join(p.Ops.Exclude, " ")
 		}

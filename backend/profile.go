@@ -116,6 +116,11 @@ type Profile struct {
 	OwnsBuffers bool `json:"owns_buffers"`
 	// CompileOptions are handed to the backend when it compiles a module.
 	CompileOptions map[string]string `json:"compile_options,omitempty"`
+	// NodeCheck, set by a backend written in Go, refuses a node whose op
+	// the list admits but whose arguments the backend cannot take (a
+	// boolean mask index, a training-mode batch norm). It is not part of
+	// the file form.
+	NodeCheck func(g *ir.Graph, n *ir.Node) error `json:"-"`
 
 	include, exclude globSet
 	excludeNodes     map[string]bool

@@ -27,6 +27,25 @@ type Compiler interface {
 	Compile(module *ir.Program, options map[string]string) (Executable, error)
 }
 
+// Availability is implemented by a compiler whose backend needs something
+// installed: Available says why it cannot run here, and how to install it.
+type Availability interface {
+	Available() error
+}
+
+// Available reports whether the named backend can run here (nil for a
+// backend that needs nothing installed, or has no compiler).
+func Available(name string) error {
+	c, ok := CompilerFor(name)
+	if !ok {
+		return nil
+	}
+	if a, ok := c.(Availability); ok {
+		return a.Available()
+	}
+	return nil
+}
+
 // CompilerFunc adapts a function to Compiler.
 type CompilerFunc func(module *ir.Program, options map[string]string) (Executable, error)
 

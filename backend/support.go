@@ -17,11 +17,13 @@ const (
 	NodeExcluded
 	DTypeRefused
 	DynamicRefused
+	ArgsRefused
 )
 
 var reasonText = map[Reason]string{
 	Supported: "supported", OpNotIncluded: "op not included", OpExcluded: "op excluded",
 	NodeExcluded: "excluded by name", DTypeRefused: "dtype refused", DynamicRefused: "dynamic size refused",
+	ArgsRefused: "arguments refused",
 }
 
 func (r Reason) String() string { return reasonText[r] }
@@ -46,7 +48,8 @@ func (v Verdict) String() string {
 
 // Supports decides whether the backend can run node n of graph g: its op
 // is included and not excluded, its name is not excluded, its tensors have
-// accepted dtypes, and, without dynamic shapes, none has a symbolic size.
+// accepted dtypes, without dynamic shapes none has a symbolic size, and
+// the profile's NodeCheck, if any, takes its arguments.
 func (p *Profile) Supports(g *ir.Graph, n *ir.Node) Verdict {
 	op := n.OpName()
 	if _, ok := p.include.first(op); !ok {
@@ -75,5 +78,10 @@ func (p *Profile) Supports(g *ir.Graph, n *ir.Node) Verdict {
 	}
 	n.ForEachInputRef(check)
 	n.ForEachOutputRef(check)
+	if v.OK() && p.NodeCheck != nil {
+		if err := p.NodeCheck(g, n); err != nil {
+			v = Verdict{ArgsRefused, err.Error()}
+		}
+	}
 	return v
 }

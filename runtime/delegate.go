@@ -29,9 +29,12 @@ type param struct {
 
 func init() {
 	// The built-in profiles run on seam's own kernels: each lowered module
-	// is loaded as a program of its own.
+	// is loaded as a program of its own. A built-in that brought its own
+	// compiler (onnxruntime) keeps it.
 	for _, name := range backend.BuiltinNames() {
-		backend.Register(name, kernelCompiler)
+		if _, ok := backend.CompilerFor(name); !ok {
+			backend.Register(name, kernelCompiler)
+		}
 	}
 }
 

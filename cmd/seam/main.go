@@ -9,6 +9,9 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	// The onnxruntime backend registers itself as a built-in.
+	_ "github.com/seam-rt/seam/onnx/ortbackend"
 )
 
 // exitError carries an exit status without another message: the command
@@ -44,6 +47,7 @@ func newRoot() *cobra.Command {
 		partitionCmd(),
 		lowerCmd(),
 		runCmd(),
+		exportCmd(),
 		benchCmd(),
 		demoCmd(),
 	)
