@@ -114,6 +114,15 @@ func (gc *graphCut) acceptance(v string) backend.Acceptance {
 	return gc.lw.prof.Placeholders.For(gc.typeOf(v))
 }
 
+// refusesScalar says why v cannot reach the backend as a plain scalar.
+func (gc *graphCut) refusesScalar(v, what string) string {
+	prof, t := gc.lw.prof, gc.typeOf(v)
+	if gc.acceptance(v) == backend.Tensor {
+		return fmt.Sprintf("%s takes %s %s only as rank-0 %s tensors", prof.Name, t, what, backend.BoxDType(t).Short())
+	}
+	return fmt.Sprintf("%s refuses %s %s", prof.Name, t, what)
+}
+
 // canBox: the backend takes rank-0 tensors of the value's box dtype.
 func (gc *graphCut) canBox(v string) bool {
 	t := gc.typeOf(v)
@@ -122,7 +131,7 @@ func (gc *graphCut) canBox(v string) bool {
 
 func (gc *graphCut) decideIn(p *plan, k int, v string) (*inDecision, error) {
 	var why []string
-	for _, how := range gc.lw.opt.Policy.chain(gc.lw.prof.FullGraph) {
+	for _, how := range gc.lw.opt.Policy.chain(gc.lw.prof, gc.typeOf(v)) {
 		dec := &inDecision{value: v, part: k, how: how}
 		switch how {
 		case doRederive:
@@ -143,7 +152,7 @@ func (gc *graphCut) decideIn(p *plan, k int, v string) (*inDecision, error) {
 			dec.detail = "the scalar ops producing it are copied into the module"
 		case doPass:
 			if gc.acceptance(v) != backend.Scalar {
-				why = append(why, fmt.Sprintf("pass: %s refuses %s placeholders", gc.lw.prof.Name, gc.typeOf(v)))
+				why = append(why, "pass: "+gc.refusesScalar(v, "placeholders"))
 				continue
 			}
 			dec.detail = fmt.Sprintf("%s accepts %s placeholders as plain scalars", gc.lw.prof.Name, gc.typeOf(v))
@@ -170,7 +179,7 @@ func (gc *graphCut) decideIn(p *plan, k int, v string) (*inDecision, error) {
 
 func (gc *graphCut) decideOut(p *plan, k int, v string) (*outDecision, error) {
 	var why []string
-	for _, how := range gc.lw.opt.Policy.chain(gc.lw.prof.FullGraph) {
+	for _, how := range gc.lw.opt.Policy.chain(gc.lw.prof, gc.typeOf(v)) {
 		dec := &outDecision{value: v, part: k, how: how}
 		switch how {
 		case doRederive:
@@ -197,7 +206,7 @@ func (gc *graphCut) decideOut(p *plan, k int, v string) (*outDecision, error) {
 			dec.detail = "the scalar ops producing it are copied into the parent"
 		case doPass:
 			if gc.acceptance(v) != backend.Scalar {
-				why = append(why, fmt.Sprintf("pass: %s refuses %s outputs", gc.lw.prof.Name, gc.typeOf(v)))
+				why = append(why, "pass: "+gc.refusesScalar(v, "outputs"))
 				continue
 			}
 			dec.detail = fmt.Sprintf("%s returns it as a plain scalar", gc.lw.prof.Name)

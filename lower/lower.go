@@ -118,6 +118,8 @@ type lowerer struct {
 	res   *Result
 	names *namer
 	exprs map[string]*sym.Expr
+	// symRanges caches the program's ranges (see ranges).
+	symRanges map[string]sym.Range
 	// modules counts module names handed out.
 	modules  int
 	profJSON []byte

@@ -31,7 +31,8 @@ func (gc *graphCut) rederive(v string, em *emitter) (*ir.Argument, []*created, e
 
 // emitterFor is the emitter of one region for the current plan (k < 0:
 // the parent), so that values with shared subexpressions share the nodes
-// that compute them.
+// that compute them. It derives from the symbolic dims of the tensors the
+// region receives, in order of first use.
 func (gc *graphCut) emitterFor(p *plan, k int) *emitter {
 	if em, ok := gc.emitters[k]; ok {
 		return em
@@ -40,16 +41,8 @@ func (gc *graphCut) emitterFor(p *plan, k int) *emitter {
 	if k >= 0 {
 		tensors = gc.tensorInputs(p, k)
 	}
-	em := &emitter{lw: gc.lw, find: func(s string) (string, int, bool) {
-		return gc.findSymbol(s, tensors)
-	}}
-	gc.emitters[k] = em
-	return em
-}
-
-// findSymbol finds the first tensor (in the given order) with a dim whose
-// size is exactly symbol s.
-func (gc *graphCut) findSymbol(s string, tensors []string) (string, int, bool) {
+	em := &emitter{lw: gc.lw}
+	var sizes []*sym.Expr
 	for _, t := range tensors {
 		m := gc.g.TensorValues[t]
 		if m == nil {
@@ -59,11 +52,13 @@ func (gc *graphCut) findSymbol(s string, tensors []string) (string, int, bool) {
 			if size.Expr == nil {
 				continue
 			}
-			e, err := gc.lw.parse(size.Expr.Expr)
-			if err == nil && e.Op() == sym.OpSymbol && e.Name() == s {
-				return t, d, true
+			if e, err := gc.lw.parse(size.Expr.Expr); err == nil {
+				em.sources = append(em.sources, sizeSource{tensor: t, dim: d, expr: e})
+				sizes = append(sizes, e)
 			}
 		}
 	}
-	return "", 0, false
+	em.know = sym.Know(sizes, gc.lw.ranges())
+	gc.emitters[k] = em
+	return em
 }
