@@ -246,7 +246,9 @@ func TestMatrix(t *testing.T) {
 	for k := range refusals {
 		kinds = append(kinds, k)
 	}
-	sort.Slice(kinds, func(i, j int) bool { return refusals[kinds[i]] > refusals[kinds[j]] || refusals[kinds[i]] == refusals[kinds[j]] && kinds[i] < kinds[j] })
+	sort.Slice(kinds, func(i, j int) bool {
+		return refusals[kinds[i]] > refusals[kinds[j]] || refusals[kinds[i]] == refusals[kinds[j]] && kinds[i] < kinds[j]
+	})
 	for _, k := range kinds {
 		fmt.Fprintf(&sb, "  %4d  %s\n", refusals[k], k)
 	}
