@@ -9,19 +9,26 @@ import (
 // program receives, the SymInts it is given) tells about their symbols, and
 // how to compute other expressions from them: the static counterpart of
 // Binder. A symbol is determined when some size is it, or is linear in it
-// once the symbols determined before are known (2*s0, s1 - 1, s0*s1 with
-// s1 determined); the other sizes are units, known only as wholes (s0*s1
-// when neither s0 nor s1 is determined).
+// once what was determined before is known (2*s0, s1 - 1, s0*s1 with s1
+// determined); so is a function of undetermined symbols that a size is
+// linear in (F = ((s1 + 1)//2) from 2*F - 1). The other sizes are known
+// only as wholes (s0*s1 when neither s0 nor s1 is determined).
 type Knowledge struct {
 	sizes  []*Expr
 	ranges map[string]Range
 	unit   map[string]int // canonical key -> first size with it
+	// solved holds, by key, the atoms (symbols, or functions such as
+	// FloorDiv of undetermined symbols) the sizes determine.
 	solved map[string]solution
 	order  []string // determined symbols, in the order they were solved
 	memo   map[string]*Derivation
+	busy   map[string]bool // expressions being planned, against cycles
+	// relDepth > 0 while relative plans a difference or ratio: those are
+	// derived without it again, which keeps planning finite.
+	relDepth int
 }
 
-// solution: the symbol is (sizes[size] - rest) / coeff.
+// solution: the atom is (sizes[size] - rest) / coeff.
 type solution struct {
 	size        int
 	coeff, rest *Expr
@@ -41,18 +48,15 @@ func Know(sizes []*Expr, ranges map[string]Range) *Knowledge {
 	for progress := true; progress; {
 		progress = false
 		for i, s := range k.sizes {
-			var unbound []string
-			for _, name := range s.Symbols() {
-				if _, ok := k.solved[name]; !ok {
-					unbound = append(unbound, name)
-				}
-			}
-			if len(unbound) != 1 {
+			open := k.openAtoms(s)
+			if len(open) != 1 {
 				continue
 			}
-			if coeff, rest, ok := k.linear(s, unbound[0]); ok {
-				k.solved[unbound[0]] = solution{i, coeff, rest}
-				k.order = append(k.order, unbound[0])
+			if coeff, rest, ok := k.linear(s, open[0]); ok {
+				k.solved[open[0].Key()] = solution{i, coeff, rest}
+				if open[0].op == OpSymbol {
+					k.order = append(k.order, open[0].name)
+				}
 				progress = true
 			}
 		}
@@ -60,16 +64,56 @@ func Know(sizes []*Expr, ranges map[string]Range) *Knowledge {
 	return k
 }
 
-// linear splits a canonical e as coeff*s + rest, where coeff and rest use
-// determined symbols only and coeff cannot be zero.
-func (k *Knowledge) linear(e *Expr, s string) (coeff, rest *Expr, ok bool) {
+// openAtoms lists, once each, the atoms of e not yet determined: its
+// undetermined symbols, and the functions (FloorDiv, Mod, Max, ...) of
+// undetermined symbols it has as terms or factors.
+func (k *Knowledge) openAtoms(e *Expr) []*Expr {
+	var out []*Expr
+	seen := map[string]bool{}
+	var walk func(e *Expr)
+	walk = func(e *Expr) {
+		switch {
+		case e.op.IsAtom() && e.op != OpSymbol:
+			return
+		case e.op == OpAdd || e.op == OpMul || e.op == OpPow:
+			for _, a := range e.args {
+				walk(a)
+			}
+			return
+		}
+		if _, ok := k.solved[e.Key()]; ok || k.known(e) {
+			return
+		}
+		if !seen[e.Key()] {
+			seen[e.Key()] = true
+			out = append(out, e)
+		}
+	}
+	walk(e)
+	return out
+}
+
+// known: every symbol of e is determined (e is then computed from them).
+func (k *Knowledge) known(e *Expr) bool {
+	for _, s := range e.Symbols() {
+		if !k.Determined(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// linear splits a canonical e as coeff*a + rest for the atom a, where coeff
+// and rest are known and coeff cannot be zero.
+func (k *Knowledge) linear(e, a *Expr) (coeff, rest *Expr, ok bool) {
+	key := a.Key()
 	var coeffs, others []*Expr
 	for _, t := range terms(e) {
-		if !hasSymbol(t, s) {
+		if !hasSub(t, key) {
 			others = append(others, t)
 			continue
 		}
-		if t.op == OpSymbol {
+		if t.Key() == key {
 			coeffs = append(coeffs, Int(1))
 			continue
 		}
@@ -80,9 +124,9 @@ func (k *Knowledge) linear(e *Expr, s string) (coeff, rest *Expr, ok bool) {
 		found := 0
 		for _, f := range t.args {
 			switch {
-			case f.op == OpSymbol && f.name == s:
+			case f.Key() == key:
 				found++
-			case hasSymbol(f, s):
+			case hasSub(f, key):
 				return nil, nil, false
 			default:
 				rest = append(rest, f)
@@ -100,12 +144,13 @@ func (k *Knowledge) linear(e *Expr, s string) (coeff, rest *Expr, ok bool) {
 	return coeff, Add(others...).Canonical(), true
 }
 
-func hasSymbol(e *Expr, s string) bool {
-	if e.op == OpSymbol {
-		return e.name == s
+// hasSub reports whether e has the subexpression with this key.
+func hasSub(e *Expr, key string) bool {
+	if e.Key() == key {
+		return true
 	}
 	for _, a := range e.args {
-		if hasSymbol(a, s) {
+		if hasSub(a, key) {
 			return true
 		}
 	}
@@ -114,23 +159,20 @@ func hasSymbol(e *Expr, s string) bool {
 
 // Determined reports whether the sizes determine symbol s.
 func (k *Knowledge) Determined(s string) bool {
-	_, ok := k.solved[s]
+	_, ok := k.solved[PyRepr(s)]
 	return ok
 }
 
 // Symbols lists the determined symbols, in the order they were solved.
 func (k *Knowledge) Symbols() []string { return append([]string(nil), k.order...) }
 
-// Units lists the indices of the sizes that are not determined: sizes the
-// program knows only as wholes.
+// Units lists the indices of the sizes with symbols not determined: sizes
+// the program knows only as wholes.
 func (k *Knowledge) Units() []int {
 	var out []int
 	for i, s := range k.sizes {
-		for _, name := range s.Symbols() {
-			if !k.Determined(name) {
-				out = append(out, i)
-				break
-			}
+		if !k.known(s) {
+			out = append(out, i)
 		}
 	}
 	return out
@@ -175,11 +217,27 @@ func (k *Knowledge) plan(e *Expr) (*Derivation, error) {
 	if d, ok := k.memo[key]; ok {
 		return d, nil
 	}
+	if k.busy[key] {
+		// Deriving e needs e itself (through sizes known as wholes).
+		return nil, &UndeterminedError{Symbol: firstOf(e.Symbols()), Expr: e}
+	}
+	if k.busy == nil {
+		k.busy = map[string]bool{}
+	}
+	k.busy[key] = true
 	d, err := k.planUncached(e)
+	delete(k.busy, key)
 	if err == nil {
 		k.memo[key] = d
 	}
 	return d, err
+}
+
+func firstOf(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return names[0]
 }
 
 func (k *Knowledge) planUncached(e *Expr) (*Derivation, error) {
@@ -189,22 +247,21 @@ func (k *Knowledge) planUncached(e *Expr) (*Derivation, error) {
 	if e.op.IsAtom() && e.op != OpSymbol {
 		return &Derivation{Expr: e, Size: -1, Op: e.op}, nil
 	}
-	if e.op == OpSymbol {
-		sol, ok := k.solved[e.name]
-		if !ok {
-			return nil, &UndeterminedError{Symbol: e.name, Expr: e}
-		}
+	if sol, ok := k.solved[e.Key()]; ok {
 		return k.solve(e, sol)
 	}
-	if e.op == OpAdd || e.op == OpMul {
-		if d, ok := k.partial(e); ok {
-			return d, nil
-		}
+	if e.op == OpSymbol {
+		return nil, &UndeterminedError{Symbol: e.name, Expr: e}
 	}
 	d := &Derivation{Expr: e, Size: -1, Op: e.op}
 	for _, a := range e.args {
 		ad, err := k.plan(a)
 		if err != nil {
+			if k.relDepth == 0 {
+				if d, ok := k.relative(e); ok {
+					return d, nil
+				}
+			}
 			if u, ok := err.(*UndeterminedError); ok {
 				return nil, &UndeterminedError{Symbol: u.Symbol, Expr: e}
 			}
@@ -215,7 +272,7 @@ func (k *Knowledge) planUncached(e *Expr) (*Derivation, error) {
 	return d, nil
 }
 
-// solve computes a determined symbol: (size - rest) // coeff.
+// solve computes a determined atom: (size - rest) // coeff.
 func (k *Knowledge) solve(s *Expr, sol solution) (*Derivation, error) {
 	d := &Derivation{Expr: k.sizes[sol.size], Size: sol.size}
 	if !isZero(sol.rest) {
@@ -233,73 +290,56 @@ func (k *Knowledge) solve(s *Expr, sol solution) (*Derivation, error) {
 		d = &Derivation{Expr: s, Size: -1, Op: OpFloorDiv, Args: []*Derivation{d, c}}
 	}
 	if d.Size >= 0 {
-		// The size is the symbol itself.
+		// The size is the atom itself.
 		d = &Derivation{Expr: s, Size: sol.size}
 	}
 	return d, nil
 }
 
-// partial derives a sum or product part of which is a size known as a
-// whole: 2*s0*s1 from s0*s1, s0*s1 + 1 from s0*s1.
-func (k *Knowledge) partial(e *Expr) (*Derivation, bool) {
-	var best []int
-	bestLen := 0
-	bestSize := -1
+// relative derives e from a size known as a whole that it differs from by
+// something derivable: a sum (s0*s1 + 1, or (s0//2) from (s0//2) - 1), or
+// a factor (2*s0*s1 from s0*s1, 2*x from 4*x by an exact division).
+func (k *Knowledge) relative(e *Expr) (*Derivation, bool) {
+	k.relDepth++
+	defer func() { k.relDepth-- }()
 	for _, i := range k.Units() {
-		u := k.sizes[i]
-		if u.op != e.op {
-			continue
+		u := &Derivation{Expr: k.sizes[i], Size: i}
+		ratio := Mul(e, Pow(k.sizes[i], Int(-1))).Canonical()
+		if ratio.op == OpRational && ratio.num.IsInt64() && ratio.num.Int64() == 1 {
+			n := &Derivation{Expr: newInteger(ratio.den), Size: -1, Op: OpInteger}
+			return &Derivation{Expr: e, Size: -1, Op: OpFloorDiv, Args: []*Derivation{u, n}}, true
 		}
-		pos, ok := subMultiset(u.args, e.args)
-		if ok && len(u.args) > bestLen && len(u.args) < len(e.args) {
-			best, bestLen, bestSize = pos, len(u.args), i
-		}
-	}
-	if bestSize < 0 {
-		return nil, false
-	}
-	used := map[int]bool{}
-	for _, p := range best {
-		used[p] = true
-	}
-	var rest []*Expr
-	for j, a := range e.args {
-		if !used[j] {
-			rest = append(rest, a)
-		}
-	}
-	var restExpr *Expr
-	if e.op == OpAdd {
-		restExpr = Add(rest...)
-	} else {
-		restExpr = Mul(rest...)
-	}
-	rd, err := k.plan(restExpr.Canonical())
-	if err != nil {
-		return nil, false
-	}
-	return &Derivation{Expr: e, Size: -1, Op: e.op, Args: []*Derivation{{Expr: k.sizes[bestSize], Size: bestSize}, rd}}, true
-}
-
-// subMultiset finds each of sub among of (by Key, each used once) and
-// returns their positions.
-func subMultiset(sub, of []*Expr) ([]int, bool) {
-	used := make([]bool, len(of))
-	var pos []int
-	for _, s := range sub {
-		found := false
-		for j, o := range of {
-			if !used[j] && o.Key() == s.Key() {
-				used[j], found = true, true
-				pos = append(pos, j)
-				break
+		if polynomial(ratio) {
+			if rd, err := k.plan(ratio); err == nil {
+				return &Derivation{Expr: e, Size: -1, Op: OpMul, Args: []*Derivation{u, rd}}, true
 			}
 		}
-		if !found {
-			return nil, false
+		if diff := Add(e, Neg(k.sizes[i])).Canonical(); polynomial(diff) {
+			if dd, err := k.plan(diff); err == nil {
+				return &Derivation{Expr: e, Size: -1, Op: OpAdd, Args: []*Derivation{u, dd}}, true
+			}
 		}
 	}
-	return pos, true
+	return nil, false
+}
+
+// polynomial: no division and no rational number anywhere in e (a ratio
+// or difference that is one computes e exactly from the size).
+func polynomial(e *Expr) bool {
+	switch e.op {
+	case OpRational, OpFloat:
+		return false
+	case OpPow:
+		if v, ok := e.args[1].Int64(); !ok || v < 0 {
+			return false
+		}
+	}
+	for _, a := range e.args {
+		if !polynomial(a) {
+			return false
+		}
+	}
+	return true
 }
 
 // String prints a derivation for tests and errors: #i for given size i.

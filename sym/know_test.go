@@ -35,6 +35,17 @@ func TestKnowledge(t *testing.T) {
 			derive: map[string]string{"s0": "FloorDiv(Add(#0, -1), 2)"},
 		},
 		{
+			// A size off by a constant from one known as a whole.
+			sizes: []string{"FloorDiv(2*s1, 2) - 1"}, units: []int{0},
+			derive: map[string]string{"FloorDiv(FloorDiv(2*s1, 2), 2)": "FloorDiv(Add(#0, 1), 2)", "s1": ""},
+		},
+		{
+			// A size linear in a function of s1 determines the function,
+			// not s1.
+			sizes: []string{"2*FloorDiv(s1 + 1, 2) - 1"}, units: []int{0},
+			derive: map[string]string{"FloorDiv(4*FloorDiv(s1 + 1, 2) + 1, 2) - 1": "Add(FloorDiv(Add(Mul(4, FloorDiv(Add(#0, 1), 2)), 1), 2), -1)", "s1": ""},
+		},
+		{
 			// A coefficient that may be zero determines nothing.
 			sizes: []string{"s0*s2", "s2"}, determined: []string{"s2"}, units: []int{0},
 			derive: map[string]string{"s0": ""},
