@@ -248,3 +248,80 @@ func TestLoweredArchiveRoundTrip(t *testing.T) {
 		b.Close()
 	}
 }
+
+// TestExcludeKeepsWhatTheContractTakes: under exclude, only nodes whose
+// crossing values the contract refuses leave the partitions. A contract
+// that takes SymInts as ints (scalar-args) loses no node; one that takes
+// them as rank-0 tensors gets them boxed; tensor-only loses the consumers.
+func TestExcludeKeepsWhatTheContractTakes(t *testing.T) {
+	for _, c := range []struct {
+		prof    string
+		acc     backend.Acceptance
+		policy  string
+		dropped bool
+	}{
+		{"scalar-args", backend.Scalar, "pass", false},
+		{"tensor-only", backend.Tensor, "box", false},
+		{"tensor-only", backend.Refuse, "exclude", true},
+	} {
+		prof, _ := backend.Builtin(c.prof)
+		prof.Placeholders.SymInt = c.acc
+		for _, model := range []string{"gpt2_tiny", "symint_input"} {
+			res, err := Lower(load(t, model), prof, Options{Policy: Exclude})
+			if err != nil {
+				t.Fatalf("%s/%s: %v", model, c.prof, err)
+			}
+			if got := len(res.Dropped) > 0; got != c.dropped {
+				t.Errorf("%s/%s (sym_int %s): dropped %v", model, c.prof, c.acc, res.Dropped)
+			}
+			for _, cr := range res.Crossings {
+				if cr.Policy != c.policy {
+					t.Errorf("%s/%s (sym_int %s): %s crossed by %s, want %s", model, c.prof, c.acc, cr.Value, cr.Policy, c.policy)
+				}
+			}
+		}
+	}
+}
+
+// TestPolicyOrder: a profile's policy_order is the order the default
+// policy tries; a backend that wants SymInts as plain ints puts pass first
+// and gets them as sym_int placeholders instead of recomputed sizes.
+func TestPolicyOrder(t *testing.T) {
+	prof, err := backend.Parse([]byte(`{"name": "ints-first", "ops": {"include": ["aten.*"], "exclude": ["aten.sym_*", "aten.embedding*", "aten.index*"]},
+		"placeholders": {"sym_int": "int", "sym_bool": "int", "sym_float": "int"}, "policy_order": ["pass", "rederive", "box"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Lower(load(t, "gpt2_tiny"), prof, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	passed := 0
+	for _, m := range res.Modules {
+		passed += len(symbolicPlaceholders(m))
+	}
+	if passed == 0 {
+		t.Error("no module takes a sym_int placeholder")
+	}
+	for _, c := range res.Crossings {
+		if c.Policy != "pass" {
+			t.Errorf("%s crossed by %s, want pass", c.Value, c.Policy)
+		}
+	}
+	def, _ := backend.Builtin("scalar-args")
+	res, err = Lower(load(t, "gpt2_tiny"), def, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Crossings {
+		if c.Policy != "rederive" {
+			t.Errorf("default order: %s crossed by %s, want rederive", c.Value, c.Policy)
+		}
+	}
+	for _, bad := range []string{`"policy_order": []`, `"policy_order": ["pass", "guess"]`, `"policy_order": ["box", "box"]`} {
+		_, err := backend.Parse([]byte(`{"name": "x", "ops": {"include": ["*"]}, ` + bad + `}`))
+		if err == nil || !strings.Contains(err.Error(), "policy_order") {
+			t.Errorf("%s: %v, want an error naming policy_order", bad, err)
+		}
+	}
+}
