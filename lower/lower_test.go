@@ -12,6 +12,7 @@ import (
 
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/fixtures"
+	"github.com/seam-rt/seam/inspect"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/pt2"
 )
@@ -323,5 +324,49 @@ func TestPolicyOrder(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "policy_order") {
 			t.Errorf("%s: %v, want an error naming policy_order", bad, err)
 		}
+	}
+}
+
+// TestGroups: groups survive lowering (a kept group's nodes are all in one
+// lowered module), and a group that cannot be kept is reported with the
+// reason: an unsupported member, or a member the policy left to the parent.
+func TestGroups(t *testing.T) {
+	p := load(t, "gpt2_tiny")
+	prof, _ := backend.Builtin("tensor-only")
+	kept := []string{"view_2", "addmm", "view_3"}
+	res, err := Lower(p, prof, Options{Groups: [][]string{kept, {"embedding", "add_15"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Groups) != 2 {
+		t.Fatalf("groups %+v", res.Groups)
+	}
+	g := res.Groups[0]
+	m, ok := res.Module(g.Module)
+	if !g.Kept || !ok {
+		t.Fatalf("group %v: %+v", kept, g)
+	}
+	for _, n := range kept {
+		if !slices.Contains(m.Nodes, n) {
+			t.Errorf("%s is not in %s, which holds the group", n, m.Name)
+		}
+	}
+	if g := res.Groups[1]; g.Kept || !strings.Contains(g.Reason, "is not supported (op excluded: aten.embedding.default") {
+		t.Errorf("group with the embedding: %+v", g)
+	}
+	res, err = Lower(p, prof, Options{Policy: Exclude, Groups: [][]string{{"view_3", "addmm"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(res.Dropped, "view_3") {
+		t.Fatalf("exclude dropped %v; the test needs view_3 among them", res.Dropped)
+	}
+	if g := res.Groups[0]; g.Kept || !strings.Contains(g.Reason, "member view_3 is left to the parent by the policy: sym_int sym_size_int_24 (s53) cannot cross into it") {
+		t.Errorf("group with a dropped member: %+v", g)
+	}
+	var sb strings.Builder
+	res.Report(inspect.Options{}, prof.Name, Exclude).WriteText(&sb)
+	if !strings.Contains(sb.String(), "groups:\n  view_3, addmm: not kept: member view_3") {
+		t.Errorf("report:\n%s", sb.String())
 	}
 }

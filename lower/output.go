@@ -33,6 +33,7 @@ type Report struct {
 	Crossings []Crossing     `json:"crossings"`
 	Dropped   []string       `json:"dropped"`
 	Removed   []string       `json:"removed"`
+	Groups    []Group        `json:"groups,omitempty"`
 }
 
 // ModuleReport describes one lowered module's inputs and outputs.
@@ -48,7 +49,7 @@ type ModuleReport struct {
 // Report summarises the result for people and scripts.
 func (r *Result) Report(opt inspect.Options, backendName string, policy Policy) *Report {
 	rep := &Report{Backend: backendName, Policy: policy.String(), Modules: []ModuleReport{},
-		Crossings: r.Crossings, Dropped: r.Dropped, Removed: r.Removed}
+		Crossings: r.Crossings, Dropped: r.Dropped, Removed: r.Removed, Groups: r.Groups}
 	if rep.Crossings == nil {
 		rep.Crossings = []Crossing{}
 	}
@@ -130,6 +131,16 @@ func (rep *Report) WriteText(w io.Writer) error {
 	}
 	if len(rep.Removed) > 0 {
 		fmt.Fprintf(tw, "no longer needed in the parent: %s\n", strings.Join(rep.Removed, ", "))
+	}
+	if len(rep.Groups) > 0 {
+		fmt.Fprintln(tw, "\ngroups:")
+		for _, g := range rep.Groups {
+			if g.Kept {
+				fmt.Fprintf(tw, "  %s: kept together in %s\n", strings.Join(g.Nodes, ", "), g.Module)
+			} else {
+				fmt.Fprintf(tw, "  %s: not kept: %s\n", strings.Join(g.Nodes, ", "), g.Reason)
+			}
+		}
 	}
 	return tw.Flush()
 }
