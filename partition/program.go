@@ -185,4 +185,3 @@ func proposeNested(path string, g *ir.Graph, prof *backend.Profile, opt GraphOpt
 	}
 	return plan, nil
 }
-
