@@ -40,6 +40,26 @@ type outDecision struct {
 	detail  string
 }
 
+// decided is what a decision says, for judgements: how, and why.
+type decided struct {
+	how    outcome
+	detail string
+}
+
+func (d *inDecision) outcome() *decided {
+	if d == nil {
+		return nil
+	}
+	return &decided{d.how, d.detail}
+}
+
+func (d *outDecision) outcome() *decided {
+	if d == nil {
+		return nil
+	}
+	return &decided{d.how, d.detail}
+}
+
 type decisions struct {
 	in  map[[2]any]*inDecision // by (partition, value)
 	out map[[2]any]*outDecision
@@ -62,6 +82,12 @@ func (gc *graphCut) decide(p *plan) (*decisions, error) {
 				continue
 			}
 			dec, err := gc.decideIn(p, k, v)
+			if gc.onDecision != nil {
+				gc.onDecision(k, v, true, dec.outcome(), err)
+				if err != nil {
+					continue
+				}
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -81,6 +107,12 @@ func (gc *graphCut) decide(p *plan) (*decisions, error) {
 				continue
 			}
 			dec, err := gc.decideOut(p, k, v)
+			if gc.onDecision != nil {
+				gc.onDecision(k, v, false, dec.outcome(), err)
+				if err != nil {
+					continue
+				}
+			}
 			if err != nil {
 				return nil, err
 			}

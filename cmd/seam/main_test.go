@@ -173,3 +173,45 @@ func TestLowerGroupAndPass(t *testing.T) {
 		}
 	}
 }
+
+// TestPartitionJudgesCrossings: the partition report judges each symbolic
+// crossing against the backend's own contract, in JSON per crossing input.
+func TestPartitionJudgesCrossings(t *testing.T) {
+	for _, c := range []struct {
+		backend, policy string
+		accepted        bool
+		want            string
+	}{
+		{"scalar-args", "auto", true, "pass"},
+		{"tensor-only", "auto", false, "box"},
+		{"tensor-only", "fail", false, "refused"},
+	} {
+		out := mustSeam(t, "partition", fixtures.Model("symint_input"), "--backend", c.backend, "--policy", c.policy, "--json")
+		var r struct {
+			Partitions []struct {
+				Inputs []struct {
+					Name     string
+					Accepted *bool
+					Policy   string
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, p := range r.Partitions {
+			for _, in := range p.Inputs {
+				if in.Name == "n" {
+					found = true
+					if in.Accepted == nil || *in.Accepted != c.accepted || in.Policy != c.want {
+						t.Errorf("%s/%s: n accepted %v, policy %q; want %v, %q", c.backend, c.policy, in.Accepted, in.Policy, c.accepted, c.want)
+					}
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no partition takes n:\n%s", c.backend, out)
+		}
+	}
+}
