@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +15,7 @@ import (
 
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/fixtures/multisym"
+	"github.com/seam-rt/seam/inspect"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/runtime"
@@ -288,4 +291,50 @@ func mustProfileJSON(rt *rapid.T, p *backend.Profile) []byte {
 		rt.Fatal(err)
 	}
 	return []byte(sb.String())
+}
+
+// TestModuleSignaturesTellTheTruth: for matmul-only, encoder2d's linear
+// layers become modules given only f32[s0*s1, 16]: the report says the
+// module gets s0*s1 as a whole, with its range, and binds no symbol; the
+// runtime runs it (it needs neither s0 nor s1), while the attention's
+// module, given f32[4*s0, s1, 4], determines both.
+func TestModuleSignaturesTellTheTruth(t *testing.T) {
+	m, _ := multisym.ModelNamed("encoder2d")
+	prof, _ := backend.Builtin("matmul-only")
+	res, err := lower.Lower(m.Program, prof, lower.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := res.Report(inspect.Options{}, prof.Name, lower.Auto)
+	var linear, attention *lower.ModuleReport
+	for i := range rep.Modules {
+		switch rep.Modules[i].Nodes[0] {
+		case "addmm":
+			linear = &rep.Modules[i]
+		case "bmm":
+			attention = &rep.Modules[i]
+		}
+	}
+	if linear == nil || attention == nil {
+		t.Fatalf("modules %+v", rep.Modules)
+	}
+	want := []lower.GivenSize{{Expr: "s0*s1", Range: "[2, 256]", Whole: true, From: []string{"view dim 0"}}}
+	if !reflect.DeepEqual(linear.Sizes, want) {
+		t.Errorf("%s: sizes %+v, want %+v", linear.Name, linear.Sizes, want)
+	}
+	var syms []string
+	for _, g := range attention.Sizes {
+		if !g.Whole {
+			syms = append(syms, g.Expr)
+		}
+	}
+	if !slices.Equal(syms, []string{"s0", "s1"}) {
+		t.Errorf("%s: determines %v, want s0 and s1 (%+v)", attention.Name, syms, attention.Sizes)
+	}
+	lm, _ := res.Module(linear.Name)
+	for _, s := range []string{"s0", "s1"} {
+		if _, ok := lm.Program.RangeConstraints[s]; !ok {
+			t.Errorf("%s lacks the range of %s, which its sizes use", linear.Name, s)
+		}
+	}
 }
