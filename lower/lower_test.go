@@ -52,37 +52,6 @@ func symbolicPlaceholders(m *Module) []string {
 	return out
 }
 
-// TestLowerMatrix lowers every fixture for every built-in profile under
-// every policy: it succeeds (and Lower has verified the parent, every
-// module and every contract) or refuses with a reason naming the value,
-// its producer and its consumer. It never reports a bug.
-func TestLowerMatrix(t *testing.T) {
-	for _, name := range fixtures.Models() {
-		p := load(t, name)
-		for _, bn := range backend.BuiltinNames() {
-			prof, _ := backend.Builtin(bn)
-			for _, pol := range Policies() {
-				res, err := Lower(p, prof, Options{Policy: pol})
-				var refusal *Error
-				switch {
-				case err == nil:
-					for _, m := range res.Modules {
-						if prof.Placeholders.SymInt != backend.Scalar && len(symbolicPlaceholders(m)) > 0 {
-							t.Errorf("%s/%s/%s: %s has symbolic placeholders %v", name, bn, pol, m.Name, symbolicPlaceholders(m))
-						}
-					}
-				case errors.As(err, &refusal):
-					if refusal.Value == "" || refusal.Producer == "" || refusal.Consumer == "" {
-						t.Errorf("%s/%s/%s: refusal without value, producer and consumer: %v", name, bn, pol, err)
-					}
-				default:
-					t.Errorf("%s/%s/%s: %v", name, bn, pol, err)
-				}
-			}
-		}
-	}
-}
-
 func TestLowerDoesNotModifyItsInput(t *testing.T) {
 	p := load(t, "gpt2_tiny")
 	before := p.Clone()

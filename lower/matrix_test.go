@@ -100,6 +100,12 @@ func runMatrixCell(f matrixFixture, prof *backend.Profile, pol lower.Policy) cel
 	switch {
 	case errors.As(err, &refusal):
 		c.refused = refusalKind(refusal)
+		if refusal.Value == "" || refusal.Producer == "" || refusal.Consumer == "" {
+			c.failure = "a refusal that does not name the value, its producer and its consumer: " + err.Error()
+		}
+		if pol == lower.Auto {
+			c.failure = "the default policy refused: " + err.Error()
+		}
 		return c
 	case err != nil:
 		c.failure = "lower: " + err.Error()
@@ -186,9 +192,11 @@ func refusalKind(e *lower.Error) string {
 // TestMatrix lowers every fixture (the exported ones, llama_tiny and the
 // multi-symbol programs) for every built-in profile under every policy,
 // writes and reads back the result, verifies it, and runs every reference
-// case through the delegates. Whatever lowering writes and verify accepts
-// runs and matches PyTorch's outputs: no verified program fails. Run with
-// -v for the table.
+// case through the delegates, in order on one loaded program. Whatever
+// lowering writes and verify accepts runs and matches PyTorch's outputs: no
+// verified program fails. A refusal names the value, its producer and its
+// consumer, and the default policy never refuses. Run with -v for the
+// table.
 func TestMatrix(t *testing.T) {
 	type total struct{ cells, lowered, verified, ran, matched, refused int }
 	refusals := map[string]int{}
@@ -255,5 +263,9 @@ func TestMatrix(t *testing.T) {
 	t.Logf("%d profiles x %d policies\n%s", len(backend.BuiltinNames()), len(lower.Policies()), sb.String())
 	if all.verified != all.lowered || all.ran != all.verified || all.matched != all.ran {
 		t.Errorf("lowered %d, verified %d, ran %d, matched %d: every verified program must run and match", all.lowered, all.verified, all.ran, all.matched)
+	}
+	// A floor that catches lowering refusing what it used to take.
+	if all.lowered < all.cells*9/10 {
+		t.Errorf("only %d of %d lowered", all.lowered, all.cells)
 	}
 }
