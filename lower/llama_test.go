@@ -1,8 +1,6 @@
 package lower_test
 
 import (
-	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -63,82 +61,6 @@ func loadLlama(t testing.TB) (*ir.Program, []llamaCase) {
 		t.Fatal("llama_tiny has no cases")
 	}
 	return p, cases
-}
-
-// runLowered loads the lowered archive as it is (no file in between), runs
-// every case through the delegates and compares with PyTorch's logits
-// (rtol 1e-4, atol 1e-5).
-func runLowered(t *testing.T, name string, res *lower.Result, cases []llamaCase) {
-	t.Helper()
-	p, err := runtime.LoadArchive(res.Archive())
-	if err != nil {
-		t.Errorf("%s: load: %v", name, err)
-		return
-	}
-	for _, c := range cases {
-		outs, err := p.Run(context.Background(), c.in)
-		if err != nil {
-			t.Errorf("%s %s: %v", name, c.name, err)
-			continue
-		}
-		if len(outs) != len(c.out) {
-			t.Errorf("%s %s: %d outputs, want %d", name, c.name, len(outs), len(c.out))
-			continue
-		}
-		for j := range c.out {
-			got, err := runtime.OutputTensor(outs[j])
-			if err == nil {
-				_, err = tensor.AllClose(got, c.out[j], 1e-4, 1e-5)
-			}
-			if err != nil {
-				t.Errorf("%s %s: output %d: %v", name, c.name, j, err)
-			}
-		}
-	}
-}
-
-// TestLlamaLowerBuiltins lowers the decoder for every built-in profile under
-// the default policy; each lowering succeeds and the lowered program
-// computes the eager logits for every case (sequence lengths 12, 7, 20).
-func TestLlamaLowerBuiltins(t *testing.T) {
-	p, cases := loadLlama(t)
-	for _, bn := range backend.BuiltinNames() {
-		prof, _ := backend.Builtin(bn)
-		res, err := lower.Lower(p, prof, lower.Options{})
-		if err != nil {
-			t.Errorf("%s: %v", bn, err)
-			continue
-		}
-		if len(res.Modules) == 0 {
-			t.Errorf("%s: no module", bn)
-		}
-		runLowered(t, bn, res, cases)
-	}
-}
-
-// TestLlamaLowerPolicies: under every other policy, lowering for every
-// built-in profile either works (and the result runs the cases right) or
-// refuses naming the value, its producer and its consumer.
-func TestLlamaLowerPolicies(t *testing.T) {
-	p, cases := loadLlama(t)
-	for _, bn := range backend.BuiltinNames() {
-		prof, _ := backend.Builtin(bn)
-		for _, pol := range lower.Policies() {
-			name := bn + "/" + pol.String()
-			res, err := lower.Lower(p, prof, lower.Options{Policy: pol})
-			var refusal *lower.Error
-			switch {
-			case errors.As(err, &refusal):
-				if refusal.Value == "" || refusal.Producer == "" || refusal.Consumer == "" {
-					t.Errorf("%s: refusal without value, producer and consumer: %v", name, err)
-				}
-			case err != nil:
-				t.Errorf("%s: %v", name, err)
-			default:
-				runLowered(t, name, res, cases)
-			}
-		}
-	}
 }
 
 // moduleOf maps each original node to the lowered module that took it.
