@@ -1,37 +1,24 @@
 package lower_test
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/lower"
-	"github.com/seam-rt/seam/npy"
 	"github.com/seam-rt/seam/pt2"
-	"github.com/seam-rt/seam/runtime"
-	"github.com/seam-rt/seam/tensor"
-	"github.com/seam-rt/seam/value"
 )
 
-// The Llama-style decoder of fixtures/extra (see make_llama.py there):
-// rotary embeddings computed in the graph, grouped-query attention whose
-// repeat_kv is expand + clone + view, symbolic sequence length s0.
-func llamaDir() string { return filepath.Join(fixtures.Dir(), "extra", "llama_tiny") }
-
-type llamaCase struct {
-	name string
-	in   []value.Value
-	out  []*tensor.Tensor
-}
-
-func loadLlama(t testing.TB) (*ir.Program, []llamaCase) {
+// loadLlama reads the Llama-style decoder of fixtures/extra (see
+// make_llama.py there): rotary embeddings computed in the graph,
+// grouped-query attention whose repeat_kv is expand + clone + view,
+// symbolic sequence length s0.
+func loadLlama(t testing.TB) *ir.Program {
 	t.Helper()
-	a, err := pt2.Open(filepath.Join(llamaDir(), "model.pt2"))
+	a, err := pt2.Open(filepath.Join(fixtures.ExtraDir("llama_tiny"), "model.pt2"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,27 +27,7 @@ func loadLlama(t testing.TB) (*ir.Program, []llamaCase) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dirs, _ := filepath.Glob(filepath.Join(llamaDir(), "io", "case*"))
-	sort.Strings(dirs)
-	var cases []llamaCase
-	for _, d := range dirs {
-		rc, err := npy.ReadCase(os.DirFS(d))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := llamaCase{name: filepath.Base(d), out: rc.Outputs}
-		for _, x := range rc.Inputs {
-			c.in = append(c.in, runtime.InputValue(x))
-		}
-		if len(c.in) == 0 || len(c.out) == 0 {
-			t.Fatalf("%s: no inputs or outputs", d)
-		}
-		cases = append(cases, c)
-	}
-	if len(cases) == 0 {
-		t.Fatal("llama_tiny has no cases")
-	}
-	return p, cases
+	return p
 }
 
 // moduleOf maps each original node to the lowered module that took it.
@@ -98,7 +65,7 @@ func tensorInputs(n *ir.Node) []string {
 // symbolic placeholder; the module owns the layer weights and the
 // non-persistent inv_freq buffer.
 func TestLlamaTensorOnlyModules(t *testing.T) {
-	p, _ := loadLlama(t)
+	p := loadLlama(t)
 	prof, _ := backend.Builtin("tensor-only")
 	res, err := lower.Lower(p, prof, lower.Options{})
 	if err != nil {

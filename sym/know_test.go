@@ -2,6 +2,7 @@ package sym_test
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/seam-rt/seam/sym"
@@ -57,10 +58,10 @@ func TestKnowledge(t *testing.T) {
 			sizes = append(sizes, mustParse(t, s))
 		}
 		k := sym.Know(sizes, ranges)
-		if got := k.Symbols(); !equalStrings(got, c.determined) {
+		if got := k.Symbols(); !slices.Equal(got, c.determined) {
 			t.Errorf("%v: determined %v, want %v", c.sizes, got, c.determined)
 		}
-		if got := k.Units(); !equalInts(got, c.units) {
+		if got := k.Units(); !slices.Equal(got, c.units) {
 			t.Errorf("%v: units %v, want %v", c.sizes, got, c.units)
 		}
 		for text, want := range c.derive {
@@ -126,26 +127,3 @@ func evalDerivation(d *sym.Derivation, given []int64) int64 {
 	return v
 }
 
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
