@@ -126,4 +126,3 @@ func evalDerivation(d *sym.Derivation, given []int64) int64 {
 	v, _ := e.Canonical().Int64()
 	return v
 }
-
