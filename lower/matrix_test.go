@@ -170,7 +170,7 @@ var refusalKinds = []struct {
 	{regexp.MustCompile(`^hoist: .*graph input`), "hoist: a graph input, not computed"},
 	{regexp.MustCompile(`^hoist: .*made inside the module`), "hoist: the chain reads a value the module makes"},
 	{regexp.MustCompile(`^hoist: .*not a scalar op`), "hoist: made by a tensor op"},
-	{regexp.MustCompile(`^rederive: no tensor`), "rederive: no tensor it receives carries the symbol"},
+	{regexp.MustCompile(`^rederive: no tensor`), "rederive: no tensor it receives determines the symbol"},
 	{regexp.MustCompile(`^rederive: `), "rederive: other"},
 	{regexp.MustCompile(`^exclude: `), "exclude: other"},
 }
@@ -201,6 +201,7 @@ func TestMatrix(t *testing.T) {
 	type total struct{ cells, lowered, verified, ran, matched, refused int }
 	refusals := map[string]int{}
 	sums := map[string]*total{}
+	byPolicy := map[string]*total{}
 	var order []string
 	for _, f := range matrixFixtures(t) {
 		sum := &total{}
@@ -210,6 +211,17 @@ func TestMatrix(t *testing.T) {
 			prof, _ := backend.Builtin(bn)
 			for _, pol := range lower.Policies() {
 				c := runMatrixCell(f, prof, pol)
+				if byPolicy[bn+" "+pol.String()] == nil {
+					byPolicy[bn+" "+pol.String()] = &total{}
+				}
+				bp := byPolicy[bn+" "+pol.String()]
+				bp.cells++
+				if c.matched {
+					bp.matched++
+				}
+				if c.refused != "" {
+					bp.refused++
+				}
 				sum.cells++
 				if c.lowered {
 					sum.lowered++
@@ -248,6 +260,22 @@ func TestMatrix(t *testing.T) {
 		all.refused += s.refused
 	}
 	fmt.Fprintf(tw, "all\t%d\t%d\t%d\t%d\t%d\t%d\n", all.cells, all.lowered, all.verified, all.ran, all.matched, all.refused)
+	tw.Flush()
+	sb.WriteString("\nmatched / refused of each profile and policy, over the fixtures:\n")
+	tw = tabwriter.NewWriter(&sb, 0, 4, 2, ' ', 0)
+	fmt.Fprint(tw, "profile")
+	for _, pol := range lower.Policies() {
+		fmt.Fprintf(tw, "\t%s", pol)
+	}
+	fmt.Fprintln(tw)
+	for _, bn := range backend.BuiltinNames() {
+		fmt.Fprint(tw, bn)
+		for _, pol := range lower.Policies() {
+			bp := byPolicy[bn+" "+pol.String()]
+			fmt.Fprintf(tw, "\t%d / %d", bp.matched, bp.refused)
+		}
+		fmt.Fprintln(tw)
+	}
 	tw.Flush()
 	sb.WriteString("\nrefused, by the reason of the policy asked for:\n")
 	kinds := make([]string, 0, len(refusals))

@@ -168,6 +168,7 @@ func TestMultiSymbolCuts(t *testing.T) {
 	accs := []backend.Acceptance{backend.Refuse, backend.Scalar, backend.Tensor}
 	for _, m := range multisym.Models() {
 		t.Run(m.Name, func(t *testing.T) {
+			t.Parallel()
 			rng := rand.New(rand.NewPCG(7, 7))
 			var inputs [][]value.Value
 			for i, b := range bindings(m.Program, m.Cases, rng, 2) {
