@@ -5,11 +5,13 @@ import (
 
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/sym"
+	"github.com/seam-rt/seam/verify"
 )
 
 // rederive computes v's expression with em, from the sizes of the tensors
-// em may read: each symbol must be exactly the size of some dim of one.
-// The nodes it adds are returned; a value standing for v (a literal, or a
+// em may read, as far as they determine it (sym.Knowledge: a dim that is
+// the expression, symbols the dims determine, dims known as wholes). The
+// nodes it adds are returned; a value standing for v (a literal, or a
 // value with the same expression made for an earlier crossing) instead.
 func (gc *graphCut) rederive(v string, em *emitter) (*ir.Argument, []*created, error) {
 	text := gc.exprOf(v)
@@ -42,22 +44,8 @@ func (gc *graphCut) emitterFor(p *plan, k int) *emitter {
 		tensors = gc.tensorInputs(p, k)
 	}
 	em := &emitter{lw: gc.lw}
-	var sizes []*sym.Expr
-	for _, t := range tensors {
-		m := gc.g.TensorValues[t]
-		if m == nil {
-			continue
-		}
-		for d, size := range m.Sizes {
-			if size.Expr == nil {
-				continue
-			}
-			if e, err := gc.lw.parse(size.Expr.Expr); err == nil {
-				em.sources = append(em.sources, sizeSource{tensor: t, dim: d, expr: e})
-				sizes = append(sizes, e)
-			}
-		}
-	}
+	em.sources = verify.GivenSizes(gc.g, tensors, gc.lw.parse)
+	sizes := verify.Exprs(em.sources)
 	em.know = sym.Know(sizes, gc.lw.ranges())
 	gc.emitters[k] = em
 	return em

@@ -8,6 +8,7 @@ import (
 
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/sym"
+	"github.com/seam-rt/seam/verify"
 )
 
 // created is a node lowering made, with the metadata of what it defines.
@@ -128,19 +129,12 @@ type emitter struct {
 	// know derives expressions from sources, the symbolic dims of the
 	// tensors the region receives.
 	know    *sym.Knowledge
-	sources []sizeSource
+	sources []verify.GivenSize
 	done    map[string]ir.Argument
 	nodes   []*created
 	// keys lists what done learned, in order, so a failed attempt can be
 	// forgotten (mark and rollback).
 	keys []string
-}
-
-// sizeSource is one symbolic dim of a tensor a region receives.
-type sizeSource struct {
-	tensor string
-	dim    int
-	expr   *sym.Expr
 }
 
 func (em *emitter) remember(e *sym.Expr, a ir.Argument) ir.Argument {
@@ -203,9 +197,9 @@ func (em *emitter) undetermined(err error) error {
 	seen := map[string]bool{}
 	for _, i := range em.know.Units() {
 		src := em.sources[i]
-		if text := src.expr.String(); !seen[text] && slices.Contains(src.expr.Symbols(), ue.Symbol) {
+		if text := src.Expr.String(); !seen[text] && slices.Contains(src.Expr.Symbols(), ue.Symbol) {
 			seen[text] = true
-			wholes = append(wholes, fmt.Sprintf("%s (%s dim %d)", text, src.tensor, src.dim))
+			wholes = append(wholes, fmt.Sprintf("%s (%s)", text, src))
 		}
 	}
 	if len(wholes) > 0 {
@@ -230,7 +224,7 @@ func (em *emitter) emit(d *sym.Derivation, root string, meta *sym.Expr) (ir.Argu
 		if name == "" {
 			name = em.lw.names.fresh("sym_size_int")
 		}
-		em.nodes = append(em.nodes, symSizeNode(name, src.tensor, src.dim, meta.Srepr()))
+		em.nodes = append(em.nodes, symSizeNode(name, src.Input, src.Dim, meta.Srepr()))
 		return em.remember(d.Expr, ir.SymIntRef(name)), nil
 	}
 	e := d.Expr

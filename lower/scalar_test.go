@@ -5,6 +5,7 @@ import (
 
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/sym"
+	"github.com/seam-rt/seam/verify"
 )
 
 func mustParse(t *testing.T, s string) *sym.Expr {
@@ -22,7 +23,7 @@ func mustParse(t *testing.T, s string) *sym.Expr {
 func TestEmitterSharesAndRollsBack(t *testing.T) {
 	lw := &lowerer{names: newNamer()}
 	s0 := mustParse(t, "s0")
-	em := &emitter{lw: lw, know: sym.Know([]*sym.Expr{s0}, nil), sources: []sizeSource{{"x", 0, s0}}}
+	em := &emitter{lw: lw, know: sym.Know([]*sym.Expr{s0}, nil), sources: []verify.GivenSize{{Input: "x", Dim: 0, Expr: s0}}}
 	// s1 is nowhere: nothing is derived.
 	if _, err := em.emitRoot(mustParse(t, "s0 + s1"), "a"); err == nil || err.Error() != "no tensor it receives determines s1" {
 		t.Fatalf("s0 + s1: %v", err)

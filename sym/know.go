@@ -306,7 +306,7 @@ func (k *Knowledge) relative(e *Expr) (*Derivation, bool) {
 		u := &Derivation{Expr: k.sizes[i], Size: i}
 		ratio := Mul(e, Pow(k.sizes[i], Int(-1))).Canonical()
 		if ratio.op == OpRational && ratio.num.IsInt64() && ratio.num.Int64() == 1 {
-			n := &Derivation{Expr: newInteger(ratio.den), Size: -1, Op: OpInteger}
+			n := &Derivation{Expr: BigInt(ratio.den), Size: -1, Op: OpInteger}
 			return &Derivation{Expr: e, Size: -1, Op: OpFloorDiv, Args: []*Derivation{u, n}}, true
 		}
 		if polynomial(ratio) {
