@@ -79,6 +79,7 @@ func Builtin(name string) (*Profile, bool) {
 			c.Ops.Exclude = slices.Clone(p.Ops.Exclude)
 			c.DTypes = slices.Clone(p.DTypes)
 			c.ExcludeNodes = slices.Clone(p.ExcludeNodes)
+			c.PolicyOrder = slices.Clone(p.PolicyOrder)
 			if err := c.compile(); err != nil {
 				return nil, false
 			}

@@ -121,10 +121,22 @@ type Profile struct {
 	// boolean mask index, a training-mode batch norm). It is not part of
 	// the file form.
 	NodeCheck func(g *ir.Graph, n *ir.Node) error `json:"-"`
+	// PolicyOrder is the order in which lowering's default policy tries
+	// its ways of taking a symbolic value across a cut (PolicySteps);
+	// empty is DefaultPolicyOrder.
+	PolicyOrder []string `json:"policy_order,omitempty"`
 
 	include, exclude globSet
 	excludeNodes     map[string]bool
 }
+
+// PolicySteps are the ways lowering can take a symbolic value across a
+// cut, as a profile's policy_order names them.
+var PolicySteps = []string{"rederive", "hoist", "pass", "box", "exclude"}
+
+// DefaultPolicyOrder is the order lowering's default policy tries them in
+// when a profile states none.
+var DefaultPolicyOrder = []string{"rederive", "hoist", "pass", "box", "exclude"}
 
 // DTypeList is a list of dtypes written by their short names ("f32",
 // "i64", "bool" or "b8").
@@ -213,6 +225,7 @@ type profileFile struct {
 	OwnsWeights          *bool             `json:"owns_weights"`
 	OwnsBuffers          bool              `json:"owns_buffers"`
 	CompileOptions       map[string]string `json:"compile_options"`
+	PolicyOrder          []string          `json:"policy_order"`
 }
 
 // Parse reads a profile from JSON. Unknown fields and bad values are errors
@@ -230,7 +243,7 @@ func Parse(data []byte) (*Profile, error) {
 		Name: f.Name, Description: f.Description, ExcludeNodes: f.ExcludeNodes,
 		FullGraph: f.FullGraph, OwnsBuffers: f.OwnsBuffers,
 		DynamicShapes: true, SingleNodePartitions: true, OwnsWeights: true,
-		CompileOptions: f.CompileOptions,
+		CompileOptions: f.CompileOptions, PolicyOrder: f.PolicyOrder,
 	}
 	if len(f.Ops) == 0 {
 		return nil, fmt.Errorf("field \"ops\": missing (give \"include\" globs such as \"aten.*\")")
@@ -295,6 +308,19 @@ func strictDecode(data []byte, v any) error {
 }
 
 func (p *Profile) compile() error {
+	if p.PolicyOrder != nil && len(p.PolicyOrder) == 0 {
+		return fmt.Errorf("field \"policy_order\": empty (name some of %s, or leave it out)", strings.Join(PolicySteps, ", "))
+	}
+	seen := map[string]bool{}
+	for _, s := range p.PolicyOrder {
+		if !slices.Contains(PolicySteps, s) {
+			return fmt.Errorf("field \"policy_order\": %q is not one of %s", s, strings.Join(PolicySteps, ", "))
+		}
+		if seen[s] {
+			return fmt.Errorf("field \"policy_order\": %q is named twice", s)
+		}
+		seen[s] = true
+	}
 	for i, g := range append(append([]string{}, p.Ops.Include...), p.Ops.Exclude...) {
 		if g == "" {
 			return fmt.Errorf("field \"ops\": empty pattern at %d", i)

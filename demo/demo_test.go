@@ -30,7 +30,7 @@ func TestDemo(t *testing.T) {
 	for _, p := range r.Policies {
 		seen[p.Policy] = true
 		switch p.Policy {
-		case lower.Fail, lower.Hoist:
+		case lower.Fail, lower.Pass, lower.Hoist:
 			if p.Refusal == "" {
 				t.Errorf("%s: accepted, want a refusal", p.Policy)
 			}

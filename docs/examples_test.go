@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -16,7 +17,9 @@ import (
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/inspect"
 	"github.com/seam-rt/seam/lower"
+	"github.com/seam-rt/seam/partition"
 	"github.com/seam-rt/seam/pt2"
+	"github.com/seam-rt/seam/report"
 )
 
 var update = flag.Bool("update", false, "rewrite the examples in the documents")
@@ -70,7 +73,7 @@ func example(args []string) (string, error) {
 		err := p.WriteJSON(&sb)
 		return sb.String(), err
 	case "inspect":
-		a, err := pt2.Open(fixtures.Model(args[1]))
+		a, err := pt2.Open(modelPath(args[1]))
 		if err != nil {
 			return "", err
 		}
@@ -81,8 +84,12 @@ func example(args []string) (string, error) {
 		}
 		err = s.WriteText(&sb, args[1]+".pt2")
 		return sb.String(), err
-	case "lower", "lower-error", "print-module":
-		a, err := pt2.Open(fixtures.Model(args[1]))
+	case "profile-file":
+		b, err := os.ReadFile(filepath.Join("profiles", args[1]+".json"))
+		return string(b), err
+	case "partition-head":
+		// The report's headline: up to the first partition.
+		a, err := pt2.Open(modelPath(args[1]))
 		if err != nil {
 			return "", err
 		}
@@ -91,6 +98,31 @@ func example(args []string) (string, error) {
 		prof, ok := backend.Builtin(args[2])
 		if !ok {
 			return "", fmt.Errorf("no profile %s", args[2])
+		}
+		plan, err := partition.ProposeProgram(p, prof, partition.GraphOptions{})
+		if err != nil {
+			return "", err
+		}
+		var js []report.Judgement
+		for _, j := range lower.Judge(p, plan, prof, lower.Auto) {
+			js = append(js, report.Judgement(j))
+		}
+		r := report.Build(p, plan, report.Options{Model: args[1] + ".pt2", Backend: prof.Name, Printer: demo.Options().Printer, Judgements: js})
+		if err := r.WriteText(&sb); err != nil {
+			return "", err
+		}
+		head, _, _ := strings.Cut(sb.String(), "\n\n")
+		return head + "\n", nil
+	case "lower", "lower-error", "print-module":
+		a, err := pt2.Open(modelPath(args[1]))
+		if err != nil {
+			return "", err
+		}
+		defer a.Close()
+		p, _ := a.Program()
+		prof, err := profileNamed(args[2])
+		if err != nil {
+			return "", err
 		}
 		pol, err := lower.ParsePolicy(args[3])
 		if err != nil {
@@ -108,7 +140,20 @@ func example(args []string) (string, error) {
 			return "", err
 		}
 		if args[0] == "lower" {
-			err = res.Report(demo.Options(), prof.Name, pol).WriteText(&sb)
+			rep := res.Report(demo.Options(), prof.Name, pol)
+			if len(args) > 4 {
+				// The header and the first N modules.
+				n, _ := strconv.Atoi(args[4])
+				if err := rep.WriteText(&sb); err != nil {
+					return "", err
+				}
+				blocks := strings.Split(sb.String(), "\n\n")
+				if n+1 >= len(blocks) {
+					return "", fmt.Errorf("the report has fewer than %d modules", n)
+				}
+				return strings.Join(blocks[:n+1], "\n\n") + fmt.Sprintf("\n\n(%d more modules)\n", len(rep.Modules)-n), nil
+			}
+			err = rep.WriteText(&sb)
 			return sb.String(), err
 		}
 		m, ok := res.Module(args[4])
@@ -132,6 +177,23 @@ func example(args []string) (string, error) {
 		return "seam: " + r.Naive.RunError + "\n", nil
 	}
 	return "", fmt.Errorf("unknown example %q", args[0])
+}
+
+// modelPath finds a fixture: models/NAME, or extra/NAME.
+func modelPath(name string) string {
+	if rest, ok := strings.CutPrefix(name, "extra/"); ok {
+		return filepath.Join(fixtures.ExtraDir(rest), "model.pt2")
+	}
+	return fixtures.Model(name)
+}
+
+// profileNamed is a built-in profile, or one of the profile files the
+// document shows (profiles/NAME.json next to it).
+func profileNamed(name string) (*backend.Profile, error) {
+	if p, ok := backend.Builtin(name); ok {
+		return p, nil
+	}
+	return backend.Load(filepath.Join("profiles", name+".json"))
 }
 
 // TestGoSnippetsMatchTheCode: the interfaces the document shows are the

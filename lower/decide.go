@@ -40,6 +40,26 @@ type outDecision struct {
 	detail  string
 }
 
+// decided is what a decision says, for judgements: how, and why.
+type decided struct {
+	how    outcome
+	detail string
+}
+
+func (d *inDecision) outcome() *decided {
+	if d == nil {
+		return nil
+	}
+	return &decided{d.how, d.detail}
+}
+
+func (d *outDecision) outcome() *decided {
+	if d == nil {
+		return nil
+	}
+	return &decided{d.how, d.detail}
+}
+
 type decisions struct {
 	in  map[[2]any]*inDecision // by (partition, value)
 	out map[[2]any]*outDecision
@@ -62,6 +82,12 @@ func (gc *graphCut) decide(p *plan) (*decisions, error) {
 				continue
 			}
 			dec, err := gc.decideIn(p, k, v)
+			if gc.onDecision != nil {
+				gc.onDecision(k, v, true, dec.outcome(), err)
+				if err != nil {
+					continue
+				}
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -81,6 +107,12 @@ func (gc *graphCut) decide(p *plan) (*decisions, error) {
 				continue
 			}
 			dec, err := gc.decideOut(p, k, v)
+			if gc.onDecision != nil {
+				gc.onDecision(k, v, false, dec.outcome(), err)
+				if err != nil {
+					continue
+				}
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -114,6 +146,15 @@ func (gc *graphCut) acceptance(v string) backend.Acceptance {
 	return gc.lw.prof.Placeholders.For(gc.typeOf(v))
 }
 
+// refusesScalar says why v cannot reach the backend as a plain scalar.
+func (gc *graphCut) refusesScalar(v, what string) string {
+	prof, t := gc.lw.prof, gc.typeOf(v)
+	if gc.acceptance(v) == backend.Tensor {
+		return fmt.Sprintf("%s takes %s %s only as rank-0 %s tensors", prof.Name, t, what, backend.BoxDType(t).Short())
+	}
+	return fmt.Sprintf("%s refuses %s %s", prof.Name, t, what)
+}
+
 // canBox: the backend takes rank-0 tensors of the value's box dtype.
 func (gc *graphCut) canBox(v string) bool {
 	t := gc.typeOf(v)
@@ -122,7 +163,7 @@ func (gc *graphCut) canBox(v string) bool {
 
 func (gc *graphCut) decideIn(p *plan, k int, v string) (*inDecision, error) {
 	var why []string
-	for _, how := range gc.lw.opt.Policy.chain(gc.lw.prof.FullGraph) {
+	for _, how := range gc.lw.opt.Policy.chain(gc.lw.prof, gc.typeOf(v)) {
 		dec := &inDecision{value: v, part: k, how: how}
 		switch how {
 		case doRederive:
@@ -143,7 +184,7 @@ func (gc *graphCut) decideIn(p *plan, k int, v string) (*inDecision, error) {
 			dec.detail = "the scalar ops producing it are copied into the module"
 		case doPass:
 			if gc.acceptance(v) != backend.Scalar {
-				why = append(why, fmt.Sprintf("pass: %s refuses %s placeholders", gc.lw.prof.Name, gc.typeOf(v)))
+				why = append(why, "pass: "+gc.refusesScalar(v, "placeholders"))
 				continue
 			}
 			dec.detail = fmt.Sprintf("%s accepts %s placeholders as plain scalars", gc.lw.prof.Name, gc.typeOf(v))
@@ -170,7 +211,7 @@ func (gc *graphCut) decideIn(p *plan, k int, v string) (*inDecision, error) {
 
 func (gc *graphCut) decideOut(p *plan, k int, v string) (*outDecision, error) {
 	var why []string
-	for _, how := range gc.lw.opt.Policy.chain(gc.lw.prof.FullGraph) {
+	for _, how := range gc.lw.opt.Policy.chain(gc.lw.prof, gc.typeOf(v)) {
 		dec := &outDecision{value: v, part: k, how: how}
 		switch how {
 		case doRederive:
@@ -197,7 +238,7 @@ func (gc *graphCut) decideOut(p *plan, k int, v string) (*outDecision, error) {
 			dec.detail = "the scalar ops producing it are copied into the parent"
 		case doPass:
 			if gc.acceptance(v) != backend.Scalar {
-				why = append(why, fmt.Sprintf("pass: %s refuses %s outputs", gc.lw.prof.Name, gc.typeOf(v)))
+				why = append(why, "pass: "+gc.refusesScalar(v, "outputs"))
 				continue
 			}
 			dec.detail = fmt.Sprintf("%s returns it as a plain scalar", gc.lw.prof.Name)

@@ -31,6 +31,9 @@ type graphCut struct {
 	// emitters hold, per region of the current plan, the scalar nodes
 	// rederiving has made (see emitterFor).
 	emitters map[int]*emitter
+	// onDecision, when set, hears every decision decide makes (or could
+	// not make, then decide goes on): Judge's way in.
+	onDecision func(part int, value string, into bool, d *decided, err error)
 }
 
 func newGraphCut(lw *lowerer, path string, g *ir.Graph, prog *ir.Program) *graphCut {

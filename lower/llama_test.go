@@ -1,39 +1,24 @@
 package lower_test
 
 import (
-	"context"
-	"errors"
-	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/lower"
-	"github.com/seam-rt/seam/npy"
 	"github.com/seam-rt/seam/pt2"
-	"github.com/seam-rt/seam/runtime"
-	"github.com/seam-rt/seam/tensor"
-	"github.com/seam-rt/seam/value"
 )
 
-// The Llama-style decoder of fixtures/extra (see make_llama.py there):
-// rotary embeddings computed in the graph, grouped-query attention whose
-// repeat_kv is expand + clone + view, symbolic sequence length s0.
-func llamaDir() string { return filepath.Join(fixtures.Dir(), "extra", "llama_tiny") }
-
-type llamaCase struct {
-	name string
-	in   []value.Value
-	out  []*tensor.Tensor
-}
-
-func loadLlama(t testing.TB) (*ir.Program, []llamaCase) {
+// loadLlama reads the Llama-style decoder of fixtures/extra (see
+// make_llama.py there): rotary embeddings computed in the graph,
+// grouped-query attention whose repeat_kv is expand + clone + view,
+// symbolic sequence length s0.
+func loadLlama(t testing.TB) *ir.Program {
 	t.Helper()
-	a, err := pt2.Open(filepath.Join(llamaDir(), "model.pt2"))
+	a, err := pt2.Open(filepath.Join(fixtures.ExtraDir("llama_tiny"), "model.pt2"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,103 +27,7 @@ func loadLlama(t testing.TB) (*ir.Program, []llamaCase) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dirs, _ := filepath.Glob(filepath.Join(llamaDir(), "io", "case*"))
-	sort.Strings(dirs)
-	var cases []llamaCase
-	for _, d := range dirs {
-		rc, err := npy.ReadCase(os.DirFS(d))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := llamaCase{name: filepath.Base(d), out: rc.Outputs}
-		for _, x := range rc.Inputs {
-			c.in = append(c.in, runtime.InputValue(x))
-		}
-		if len(c.in) == 0 || len(c.out) == 0 {
-			t.Fatalf("%s: no inputs or outputs", d)
-		}
-		cases = append(cases, c)
-	}
-	if len(cases) == 0 {
-		t.Fatal("llama_tiny has no cases")
-	}
-	return p, cases
-}
-
-// runLowered loads the lowered archive as it is (no file in between), runs
-// every case through the delegates and compares with PyTorch's logits
-// (rtol 1e-4, atol 1e-5).
-func runLowered(t *testing.T, name string, res *lower.Result, cases []llamaCase) {
-	t.Helper()
-	p, err := runtime.LoadArchive(res.Archive())
-	if err != nil {
-		t.Errorf("%s: load: %v", name, err)
-		return
-	}
-	for _, c := range cases {
-		outs, err := p.Run(context.Background(), c.in)
-		if err != nil {
-			t.Errorf("%s %s: %v", name, c.name, err)
-			continue
-		}
-		if len(outs) != len(c.out) {
-			t.Errorf("%s %s: %d outputs, want %d", name, c.name, len(outs), len(c.out))
-			continue
-		}
-		for j := range c.out {
-			got, err := runtime.OutputTensor(outs[j])
-			if err == nil {
-				_, err = tensor.AllClose(got, c.out[j], 1e-4, 1e-5)
-			}
-			if err != nil {
-				t.Errorf("%s %s: output %d: %v", name, c.name, j, err)
-			}
-		}
-	}
-}
-
-// TestLlamaLowerBuiltins lowers the decoder for every built-in profile under
-// the default policy; each lowering succeeds and the lowered program
-// computes the eager logits for every case (sequence lengths 12, 7, 20).
-func TestLlamaLowerBuiltins(t *testing.T) {
-	p, cases := loadLlama(t)
-	for _, bn := range backend.BuiltinNames() {
-		prof, _ := backend.Builtin(bn)
-		res, err := lower.Lower(p, prof, lower.Options{})
-		if err != nil {
-			t.Errorf("%s: %v", bn, err)
-			continue
-		}
-		if len(res.Modules) == 0 {
-			t.Errorf("%s: no module", bn)
-		}
-		runLowered(t, bn, res, cases)
-	}
-}
-
-// TestLlamaLowerPolicies: under every other policy, lowering for every
-// built-in profile either works (and the result runs the cases right) or
-// refuses naming the value, its producer and its consumer.
-func TestLlamaLowerPolicies(t *testing.T) {
-	p, cases := loadLlama(t)
-	for _, bn := range backend.BuiltinNames() {
-		prof, _ := backend.Builtin(bn)
-		for _, pol := range lower.Policies() {
-			name := bn + "/" + pol.String()
-			res, err := lower.Lower(p, prof, lower.Options{Policy: pol})
-			var refusal *lower.Error
-			switch {
-			case errors.As(err, &refusal):
-				if refusal.Value == "" || refusal.Producer == "" || refusal.Consumer == "" {
-					t.Errorf("%s: refusal without value, producer and consumer: %v", name, err)
-				}
-			case err != nil:
-				t.Errorf("%s: %v", name, err)
-			default:
-				runLowered(t, name, res, cases)
-			}
-		}
-	}
+	return p
 }
 
 // moduleOf maps each original node to the lowered module that took it.
@@ -176,7 +65,7 @@ func tensorInputs(n *ir.Node) []string {
 // symbolic placeholder; the module owns the layer weights and the
 // non-persistent inv_freq buffer.
 func TestLlamaTensorOnlyModules(t *testing.T) {
-	p, _ := loadLlama(t)
+	p := loadLlama(t)
 	prof, _ := backend.Builtin("tensor-only")
 	res, err := lower.Lower(p, prof, lower.Options{})
 	if err != nil {

@@ -12,14 +12,18 @@ import (
 	"github.com/seam-rt/seam/sym"
 )
 
-// Proposer partitions a graph for a profile: it returns the partitions as
-// indices into g.Nodes, leaving out the nodes named in exclude.
-type Proposer func(g *ir.Graph, p *backend.Profile, exclude map[string]bool) ([][]int, error)
+// Proposer partitions a graph for a profile, leaving out the nodes
+// opt.Exclude names and keeping opt.Groups together (partition.ProposeGraph).
+type Proposer func(g *ir.Graph, p *backend.Profile, opt partition.GraphOptions) (*partition.Plan, error)
 
 // Options configure lowering.
 type Options struct {
 	Policy Policy
-	// Propose partitions each graph; nil uses partition.Proposer.
+	// Groups are node names of the top-level graph that must end up in one
+	// lowered module together, or none of them delegated (as `seam
+	// partition --group` asks); Result.Groups says what became of each.
+	Groups [][]string
+	// Propose partitions each graph; nil uses partition.ProposeGraph.
 	Propose Proposer
 }
 
@@ -72,6 +76,18 @@ type Result struct {
 	// Removed lists scalar nodes of the parent that no longer had a use
 	// once every module recomputed their values inside.
 	Removed []string
+	// Groups reports each of Options.Groups.
+	Groups []Group
+}
+
+// Group reports one group of nodes asked to stay together.
+type Group struct {
+	Nodes []string `json:"nodes"`
+	// Kept: the group is whole in Module.
+	Kept   bool   `json:"kept"`
+	Module string `json:"module,omitempty"`
+	// Reason says why a group was not kept.
+	Reason string `json:"reason,omitempty"`
 }
 
 // Module finds a lowered module by name.
@@ -99,7 +115,7 @@ func (e *Error) Error() string { return e.Msg }
 // not modified.
 func Lower(p *ir.Program, prof *backend.Profile, opt Options) (*Result, error) {
 	if opt.Propose == nil {
-		opt.Propose = partition.Proposer
+		opt.Propose = partition.ProposeGraph
 	}
 	lw := &lowerer{prof: prof, opt: opt, res: &Result{Program: p.Clone()}}
 	lw.names = newNamer()
@@ -118,6 +134,8 @@ type lowerer struct {
 	res   *Result
 	names *namer
 	exprs map[string]*sym.Expr
+	// symRanges caches the program's ranges (see ranges).
+	symRanges map[string]sym.Range
 	// modules counts module names handed out.
 	modules  int
 	profJSON []byte
@@ -135,12 +153,16 @@ func (lw *lowerer) lowerGraph(path string, g *ir.Graph, prog *ir.Program) error 
 	}
 	gc := newGraphCut(lw, path, g, prog)
 	excluded := map[string]bool{}
+	var groups [][]string
+	if path == "" {
+		groups = lw.opt.Groups
+	}
 	for {
-		parts, err := lw.opt.Propose(g, lw.prof, excluded)
+		proposal, err := lw.opt.Propose(g, lw.prof, partition.GraphOptions{Exclude: excluded, Groups: groups})
 		if err != nil {
 			return err
 		}
-		plan := gc.analyze(parts)
+		plan := gc.analyze(proposal.Partitions)
 		dec, err := gc.decide(plan)
 		if err != nil {
 			return err
@@ -152,9 +174,18 @@ func (lw *lowerer) lowerGraph(path string, g *ir.Graph, prog *ir.Program) error 
 				}
 			}
 			lw.res.Dropped = append(lw.res.Dropped, sortedSet(excluded)...)
+			// Groups are told from the graph as proposed, before it is
+			// rewritten; their modules are named by build.
+			reports, parts := gc.groups(groups, proposal, excluded)
 			if err := gc.build(plan, dec, excluded); err != nil {
 				return err
 			}
+			for i, k := range parts {
+				if k >= 0 {
+					reports[i].Module = plan.label[k]
+				}
+			}
+			lw.res.Groups = append(lw.res.Groups, reports...)
 			break
 		}
 		for _, n := range dec.exclude {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/fixtures"
+	"github.com/seam-rt/seam/inspect"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/pt2"
 )
@@ -49,37 +50,6 @@ func symbolicPlaceholders(m *Module) []string {
 		}
 	}
 	return out
-}
-
-// TestLowerMatrix lowers every fixture for every built-in profile under
-// every policy: it succeeds (and Lower has verified the parent, every
-// module and every contract) or refuses with a reason naming the value,
-// its producer and its consumer. It never reports a bug.
-func TestLowerMatrix(t *testing.T) {
-	for _, name := range fixtures.Models() {
-		p := load(t, name)
-		for _, bn := range backend.BuiltinNames() {
-			prof, _ := backend.Builtin(bn)
-			for _, pol := range Policies() {
-				res, err := Lower(p, prof, Options{Policy: pol})
-				var refusal *Error
-				switch {
-				case err == nil:
-					for _, m := range res.Modules {
-						if prof.Placeholders.SymInt != backend.Scalar && len(symbolicPlaceholders(m)) > 0 {
-							t.Errorf("%s/%s/%s: %s has symbolic placeholders %v", name, bn, pol, m.Name, symbolicPlaceholders(m))
-						}
-					}
-				case errors.As(err, &refusal):
-					if refusal.Value == "" || refusal.Producer == "" || refusal.Consumer == "" {
-						t.Errorf("%s/%s/%s: refusal without value, producer and consumer: %v", name, bn, pol, err)
-					}
-				default:
-					t.Errorf("%s/%s/%s: %v", name, bn, pol, err)
-				}
-			}
-		}
-	}
 }
 
 func TestLowerDoesNotModifyItsInput(t *testing.T) {
@@ -246,5 +216,126 @@ func TestLoweredArchiveRoundTrip(t *testing.T) {
 			t.Errorf("%s/%s: delegate records differ:\n%s", c.model, c.prof, diff)
 		}
 		b.Close()
+	}
+}
+
+// TestExcludeKeepsWhatTheContractTakes: under exclude, only nodes whose
+// crossing values the contract refuses leave the partitions. A contract
+// that takes SymInts as ints (scalar-args) loses no node; one that takes
+// them as rank-0 tensors gets them boxed; tensor-only loses the consumers.
+func TestExcludeKeepsWhatTheContractTakes(t *testing.T) {
+	for _, c := range []struct {
+		prof    string
+		acc     backend.Acceptance
+		policy  string
+		dropped bool
+	}{
+		{"scalar-args", backend.Scalar, "pass", false},
+		{"tensor-only", backend.Tensor, "box", false},
+		{"tensor-only", backend.Refuse, "exclude", true},
+	} {
+		prof, _ := backend.Builtin(c.prof)
+		prof.Placeholders.SymInt = c.acc
+		for _, model := range []string{"gpt2_tiny", "symint_input"} {
+			res, err := Lower(load(t, model), prof, Options{Policy: Exclude})
+			if err != nil {
+				t.Fatalf("%s/%s: %v", model, c.prof, err)
+			}
+			if got := len(res.Dropped) > 0; got != c.dropped {
+				t.Errorf("%s/%s (sym_int %s): dropped %v", model, c.prof, c.acc, res.Dropped)
+			}
+			for _, cr := range res.Crossings {
+				if cr.Policy != c.policy {
+					t.Errorf("%s/%s (sym_int %s): %s crossed by %s, want %s", model, c.prof, c.acc, cr.Value, cr.Policy, c.policy)
+				}
+			}
+		}
+	}
+}
+
+// TestPolicyOrder: a profile's policy_order is the order the default
+// policy tries; a backend that wants SymInts as plain ints puts pass first
+// and gets them as sym_int placeholders instead of recomputed sizes.
+func TestPolicyOrder(t *testing.T) {
+	prof, err := backend.Parse([]byte(`{"name": "ints-first", "ops": {"include": ["aten.*"], "exclude": ["aten.sym_*", "aten.embedding*", "aten.index*"]},
+		"placeholders": {"sym_int": "int", "sym_bool": "int", "sym_float": "int"}, "policy_order": ["pass", "rederive", "box"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Lower(load(t, "gpt2_tiny"), prof, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	passed := 0
+	for _, m := range res.Modules {
+		passed += len(symbolicPlaceholders(m))
+	}
+	if passed == 0 {
+		t.Error("no module takes a sym_int placeholder")
+	}
+	for _, c := range res.Crossings {
+		if c.Policy != "pass" {
+			t.Errorf("%s crossed by %s, want pass", c.Value, c.Policy)
+		}
+	}
+	def, _ := backend.Builtin("scalar-args")
+	res, err = Lower(load(t, "gpt2_tiny"), def, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Crossings {
+		if c.Policy != "rederive" {
+			t.Errorf("default order: %s crossed by %s, want rederive", c.Value, c.Policy)
+		}
+	}
+	for _, bad := range []string{`"policy_order": []`, `"policy_order": ["pass", "guess"]`, `"policy_order": ["box", "box"]`} {
+		_, err := backend.Parse([]byte(`{"name": "x", "ops": {"include": ["*"]}, ` + bad + `}`))
+		if err == nil || !strings.Contains(err.Error(), "policy_order") {
+			t.Errorf("%s: %v, want an error naming policy_order", bad, err)
+		}
+	}
+}
+
+// TestGroups: groups survive lowering (a kept group's nodes are all in one
+// lowered module), and a group that cannot be kept is reported with the
+// reason: an unsupported member, or a member the policy left to the parent.
+func TestGroups(t *testing.T) {
+	p := load(t, "gpt2_tiny")
+	prof, _ := backend.Builtin("tensor-only")
+	kept := []string{"view_2", "addmm", "view_3"}
+	res, err := Lower(p, prof, Options{Groups: [][]string{kept, {"embedding", "add_15"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Groups) != 2 {
+		t.Fatalf("groups %+v", res.Groups)
+	}
+	g := res.Groups[0]
+	m, ok := res.Module(g.Module)
+	if !g.Kept || !ok {
+		t.Fatalf("group %v: %+v", kept, g)
+	}
+	for _, n := range kept {
+		if !slices.Contains(m.Nodes, n) {
+			t.Errorf("%s is not in %s, which holds the group", n, m.Name)
+		}
+	}
+	if g := res.Groups[1]; g.Kept || !strings.Contains(g.Reason, "is not supported (op excluded: aten.embedding.default") {
+		t.Errorf("group with the embedding: %+v", g)
+	}
+	res, err = Lower(p, prof, Options{Policy: Exclude, Groups: [][]string{{"view_3", "addmm"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(res.Dropped, "view_3") {
+		t.Fatalf("exclude dropped %v; the test needs view_3 among them", res.Dropped)
+	}
+	if g := res.Groups[0]; g.Kept || !strings.Contains(g.Reason, "member view_3 is left to the parent by the policy: sym_int sym_size_int_24 (s53) cannot cross into it") {
+		t.Errorf("group with a dropped member: %+v", g)
+	}
+	var sb strings.Builder
+	res.Report(inspect.Options{}, prof.Name, Exclude).WriteText(&sb)
+	if !strings.Contains(sb.String(), "groups:\n  view_3, addmm: not kept: member view_3") {
+		t.Errorf("report:\n%s", sb.String())
 	}
 }

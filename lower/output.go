@@ -3,12 +3,15 @@ package lower
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/seam-rt/seam/inspect"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/pt2"
+	"github.com/seam-rt/seam/sym"
+	"github.com/seam-rt/seam/verify"
 )
 
 // Archive is the lowered program as a PT2 archive: the parent as "model",
@@ -33,6 +36,7 @@ type Report struct {
 	Crossings []Crossing     `json:"crossings"`
 	Dropped   []string       `json:"dropped"`
 	Removed   []string       `json:"removed"`
+	Groups    []Group        `json:"groups,omitempty"`
 }
 
 // ModuleReport describes one lowered module's inputs and outputs.
@@ -43,12 +47,28 @@ type ModuleReport struct {
 	Nodes   []string        `json:"nodes"`
 	Inputs  []inspect.Value `json:"inputs"`
 	Outputs []inspect.Value `json:"outputs"`
+	// Sizes says what the module's inputs tell about its symbols: the
+	// symbols they determine, and the sizes it is given only as wholes
+	// (s0*s1 with neither s0 nor s1), each with its range.
+	Sizes []GivenSize `json:"sizes"`
+}
+
+// GivenSize is a symbol a module's inputs determine, or a size they give
+// it only as a whole.
+type GivenSize struct {
+	Expr  string `json:"expr"`
+	Range string `json:"range"`
+	// Whole: the module is given the size, not its symbols, and needs no
+	// more (verify checks that no size it makes needs them on their own).
+	Whole bool `json:"whole"`
+	// From names the inputs that carry it (`x dim 0`, or a SymInt input).
+	From []string `json:"from"`
 }
 
 // Report summarises the result for people and scripts.
 func (r *Result) Report(opt inspect.Options, backendName string, policy Policy) *Report {
 	rep := &Report{Backend: backendName, Policy: policy.String(), Modules: []ModuleReport{},
-		Crossings: r.Crossings, Dropped: r.Dropped, Removed: r.Removed}
+		Crossings: r.Crossings, Dropped: r.Dropped, Removed: r.Removed, Groups: r.Groups}
 	if rep.Crossings == nil {
 		rep.Crossings = []Crossing{}
 	}
@@ -62,10 +82,46 @@ func (r *Result) Report(opt inspect.Options, backendName string, policy Policy) 
 		s := inspect.Summarize(m.Program, opt)
 		rep.Modules = append(rep.Modules, ModuleReport{
 			Name: m.Name, Backend: m.Backend, Graph: m.Graph, Nodes: m.Nodes,
-			Inputs: s.Inputs, Outputs: s.Outputs,
+			Inputs: s.Inputs, Outputs: s.Outputs, Sizes: givenSizes(m.Program),
 		})
 	}
 	return rep
+}
+
+// givenSizes describes what a module's user inputs tell about its
+// symbols (verify.GivenSizes, sym.Know): each symbol they determine, in
+// the order determined, and each size they give only as a whole.
+func givenSizes(p *ir.Program) []GivenSize {
+	var users []string
+	for _, s := range p.UserInputs() {
+		users = append(users, s.PlaceholderName())
+	}
+	given := verify.GivenSizes(p.Graph, users, nil)
+	ranges := verify.Ranges(p)
+	know := sym.Know(verify.Exprs(given), ranges)
+	out := []GivenSize{}
+	for _, name := range know.Symbols() {
+		gs := GivenSize{Expr: name, Range: sym.Sym(name).Range(ranges).String(), From: []string{}}
+		for _, g := range given {
+			if slices.Contains(g.Expr.Symbols(), name) {
+				gs.From = append(gs.From, g.String())
+				break
+			}
+		}
+		out = append(out, gs)
+	}
+	index := map[string]int{}
+	for _, i := range know.Units() {
+		g := given[i]
+		text := g.Expr.String()
+		if j, ok := index[text]; ok {
+			out[j].From = append(out[j].From, g.String())
+			continue
+		}
+		index[text] = len(out)
+		out = append(out, GivenSize{Expr: text, Range: g.Expr.Range(ranges).String(), Whole: true, From: []string{g.String()}})
+	}
+	return out
 }
 
 // WriteText prints the cut report.
@@ -106,6 +162,21 @@ func (rep *Report) WriteText(w io.Writer) error {
 				fmt.Fprintf(tw, "    %s\t%s\t%s\n", v.Name, v.Type, v.Annotation)
 			}
 		}
+		var syms, wholes []string
+		for _, g := range m.Sizes {
+			text := fmt.Sprintf("%s in %s (%s)", g.Expr, g.Range, strings.Join(g.From, ", "))
+			if g.Whole {
+				wholes = append(wholes, text)
+			} else {
+				syms = append(syms, text)
+			}
+		}
+		if len(syms) > 0 {
+			fmt.Fprintf(tw, "  symbols: %s\n", strings.Join(syms, "; "))
+		}
+		if len(wholes) > 0 {
+			fmt.Fprintf(tw, "  sizes given as wholes: %s\n", strings.Join(wholes, "; "))
+		}
 		fmt.Fprintln(tw, "  outputs:")
 		for _, v := range m.Outputs {
 			kind := ""
@@ -130,6 +201,16 @@ func (rep *Report) WriteText(w io.Writer) error {
 	}
 	if len(rep.Removed) > 0 {
 		fmt.Fprintf(tw, "no longer needed in the parent: %s\n", strings.Join(rep.Removed, ", "))
+	}
+	if len(rep.Groups) > 0 {
+		fmt.Fprintln(tw, "\ngroups:")
+		for _, g := range rep.Groups {
+			if g.Kept {
+				fmt.Fprintf(tw, "  %s: kept together in %s\n", strings.Join(g.Nodes, ", "), g.Module)
+			} else {
+				fmt.Fprintf(tw, "  %s: not kept: %s\n", strings.Join(g.Nodes, ", "), g.Reason)
+			}
+		}
 	}
 	return tw.Flush()
 }

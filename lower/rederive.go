@@ -5,11 +5,13 @@ import (
 
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/sym"
+	"github.com/seam-rt/seam/verify"
 )
 
 // rederive computes v's expression with em, from the sizes of the tensors
-// em may read: each symbol must be exactly the size of some dim of one.
-// The nodes it adds are returned; a value standing for v (a literal, or a
+// em may read, as far as they determine it (sym.Knowledge: a dim that is
+// the expression, symbols the dims determine, dims known as wholes). The
+// nodes it adds are returned; a value standing for v (a literal, or a
 // value with the same expression made for an earlier crossing) instead.
 func (gc *graphCut) rederive(v string, em *emitter) (*ir.Argument, []*created, error) {
 	text := gc.exprOf(v)
@@ -31,7 +33,8 @@ func (gc *graphCut) rederive(v string, em *emitter) (*ir.Argument, []*created, e
 
 // emitterFor is the emitter of one region for the current plan (k < 0:
 // the parent), so that values with shared subexpressions share the nodes
-// that compute them.
+// that compute them. It derives from the symbolic dims of the tensors the
+// region receives, in order of first use.
 func (gc *graphCut) emitterFor(p *plan, k int) *emitter {
 	if em, ok := gc.emitters[k]; ok {
 		return em
@@ -40,30 +43,10 @@ func (gc *graphCut) emitterFor(p *plan, k int) *emitter {
 	if k >= 0 {
 		tensors = gc.tensorInputs(p, k)
 	}
-	em := &emitter{lw: gc.lw, find: func(s string) (string, int, bool) {
-		return gc.findSymbol(s, tensors)
-	}}
+	em := &emitter{lw: gc.lw}
+	em.sources = verify.GivenSizes(gc.g, tensors, gc.lw.parse)
+	sizes := verify.Exprs(em.sources)
+	em.know = sym.Know(sizes, gc.lw.ranges())
 	gc.emitters[k] = em
 	return em
-}
-
-// findSymbol finds the first tensor (in the given order) with a dim whose
-// size is exactly symbol s.
-func (gc *graphCut) findSymbol(s string, tensors []string) (string, int, bool) {
-	for _, t := range tensors {
-		m := gc.g.TensorValues[t]
-		if m == nil {
-			continue
-		}
-		for d, size := range m.Sizes {
-			if size.Expr == nil {
-				continue
-			}
-			e, err := gc.lw.parse(size.Expr.Expr)
-			if err == nil && e.Op() == sym.OpSymbol && e.Name() == s {
-				return t, d, true
-			}
-		}
-	}
-	return "", 0, false
 }

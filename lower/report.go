@@ -21,6 +21,17 @@ func (lw *lowerer) parse(text string) (*sym.Expr, error) {
 	return e, nil
 }
 
+// ranges are the program's symbol ranges, as package sym takes them.
+func (lw *lowerer) ranges() map[string]sym.Range {
+	if lw.symRanges == nil {
+		lw.symRanges = map[string]sym.Range{}
+		for name, rc := range lw.res.Program.RangeConstraints {
+			lw.symRanges[name] = sym.IntRangeBounds(rc.Min, rc.Max)
+		}
+	}
+	return lw.symRanges
+}
+
 // printExpr is v's expression as annotations print it, or its literal.
 func (gc *graphCut) printExpr(v string) string {
 	text := gc.exprOf(v)

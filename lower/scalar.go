@@ -1,10 +1,14 @@
 package lower
 
 import (
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/sym"
+	"github.com/seam-rt/seam/verify"
 )
 
 // created is a node lowering made, with the metadata of what it defines.
@@ -116,15 +120,18 @@ var scalarOps = map[sym.Op]struct {
 	sym.OpWhere:        {"torch.sym_ite", []string{"b", "t", "f"}},
 }
 
-// emitter writes the nodes that compute expressions from symbols found in
-// the sizes of tensors (rederive). It remembers what it has computed, by
-// canonical key, so expressions sharing subexpressions share their nodes.
+// emitter writes the nodes that compute expressions from the sizes of the
+// tensors a region receives (rederive), as the region's Knowledge derives
+// them. It remembers what it has computed, by canonical key, so expressions
+// sharing subexpressions share their nodes.
 type emitter struct {
 	lw *lowerer
-	// find locates a tensor and dim whose size is exactly the symbol.
-	find  func(symbol string) (tensor string, dim int, ok bool)
-	done  map[string]ir.Argument
-	nodes []*created
+	// know derives expressions from sources, the symbolic dims of the
+	// tensors the region receives.
+	know    *sym.Knowledge
+	sources []verify.GivenSize
+	done    map[string]ir.Argument
+	nodes   []*created
 	// keys lists what done learned, in order, so a failed attempt can be
 	// forgotten (mark and rollback).
 	keys []string
@@ -134,7 +141,7 @@ func (em *emitter) remember(e *sym.Expr, a ir.Argument) ir.Argument {
 	if em.done == nil {
 		em.done = map[string]ir.Argument{}
 	}
-	k := e.Key()
+	k := e.Canonical().Key()
 	if _, ok := em.done[k]; !ok {
 		em.keys = append(em.keys, k)
 	}
@@ -161,19 +168,14 @@ func (e notDerivable) Error() string { return e.why }
 // emitRoot computes e into a node named name, or returns what stands for
 // it: the literal it folds to, or the value already computing it.
 func (em *emitter) emitRoot(e *sym.Expr, name string) (*ir.Argument, error) {
-	if a, ok := em.done[e.Key()]; ok {
+	if a, ok := em.done[e.Canonical().Key()]; ok {
 		return &a, nil
 	}
-	if e.Op() == sym.OpSymbol {
-		t, d, ok := em.find(e.Name())
-		if !ok {
-			return nil, notDerivable{fmt.Sprintf("no tensor it receives has %s as a size", e.Name())}
-		}
-		em.nodes = append(em.nodes, symSizeNode(name, t, d, e.Srepr()))
-		em.remember(e, ir.SymIntRef(name))
-		return nil, nil
+	d, err := em.know.Plan(e)
+	if err != nil {
+		return nil, em.undetermined(err)
 	}
-	a, err := em.emit(e, name)
+	a, err := em.emit(d, name, e)
 	if err != nil {
 		return nil, err
 	}
@@ -183,55 +185,88 @@ func (em *emitter) emitRoot(e *sym.Expr, name string) (*ir.Argument, error) {
 	return nil, nil
 }
 
-// emit returns an argument holding e's value: a literal, or a reference to
-// a node it adds. The outermost node is named root when root is not "".
-func (em *emitter) emit(e *sym.Expr, root string) (ir.Argument, error) {
-	if a, ok := em.done[e.Key()]; ok && root == "" {
+// undetermined says which symbol no received tensor determines, and in
+// which sizes it appears only as part of a whole.
+func (em *emitter) undetermined(err error) error {
+	var ue *sym.UndeterminedError
+	if !errors.As(err, &ue) {
+		return notDerivable{err.Error()}
+	}
+	why := fmt.Sprintf("no tensor it receives determines %s", ue.Symbol)
+	var wholes []string
+	seen := map[string]bool{}
+	for _, i := range em.know.Units() {
+		src := em.sources[i]
+		if text := src.Expr.String(); !seen[text] && slices.Contains(src.Expr.Symbols(), ue.Symbol) {
+			seen[text] = true
+			wholes = append(wholes, fmt.Sprintf("%s (%s)", text, src))
+		}
+	}
+	if len(wholes) > 0 {
+		why += "; it receives " + strings.Join(wholes, ", ") + " only as a whole"
+	}
+	return notDerivable{why}
+}
+
+// emit returns an argument holding d's value: a literal, or a reference to
+// a node it adds. The outermost node is named root, with the expression
+// meta, when root is not "".
+func (em *emitter) emit(d *sym.Derivation, root string, meta *sym.Expr) (ir.Argument, error) {
+	if a, ok := em.done[d.Expr.Key()]; ok && root == "" {
 		return a, nil
 	}
-	switch e.Op() {
-	case sym.OpInteger:
-		v, ok := e.Int64()
-		if !ok {
-			return ir.Argument{}, notDerivable{"an integer beyond int64"}
+	if meta == nil {
+		meta = d.Expr
+	}
+	if d.Size >= 0 {
+		src := em.sources[d.Size]
+		name := root
+		if name == "" {
+			name = em.lw.names.fresh("sym_size_int")
 		}
-		return ir.IntArg(v), nil
-	case sym.OpFloat:
-		v, _ := e.Float64()
-		return ir.FloatArg(v), nil
-	case sym.OpTrue, sym.OpFalse:
-		v, _ := e.BoolValue()
-		return ir.BoolArg(v), nil
-	case sym.OpSymbol:
-		t, d, ok := em.find(e.Name())
-		if !ok {
-			return ir.Argument{}, notDerivable{fmt.Sprintf("no tensor it receives has %s as a size", e.Name())}
+		em.nodes = append(em.nodes, symSizeNode(name, src.Input, src.Dim, meta.Srepr()))
+		return em.remember(d.Expr, ir.SymIntRef(name)), nil
+	}
+	e := d.Expr
+	switch {
+	case d.IsNumber():
+		switch e.Op() {
+		case sym.OpInteger:
+			v, ok := e.Int64()
+			if !ok {
+				return ir.Argument{}, notDerivable{"an integer beyond int64"}
+			}
+			return ir.IntArg(v), nil
+		case sym.OpFloat:
+			v, _ := e.Float64()
+			return ir.FloatArg(v), nil
+		case sym.OpTrue, sym.OpFalse:
+			v, _ := e.BoolValue()
+			return ir.BoolArg(v), nil
 		}
-		name := em.lw.names.fresh("sym_size_int")
-		em.nodes = append(em.nodes, symSizeNode(name, t, d, e.Srepr()))
-		return em.remember(e, ir.SymIntRef(name)), nil
-	case sym.OpCeilDiv:
+		return ir.Argument{}, notDerivable{fmt.Sprintf("no literal holds %s", e)}
+	case d.Op == sym.OpCeilDiv:
 		// ceil(a / b) == -((-a) // b)
-		a, b := e.Arg(0), e.Arg(1)
-		neg, err := sym.New(sym.OpFloorDiv, sym.Neg(a), b)
+		a, b := d.Args[0], d.Args[1]
+		fd, err := sym.New(sym.OpFloorDiv, sym.Neg(a.Expr), b.Expr)
 		if err != nil {
 			return ir.Argument{}, notDerivable{err.Error()}
 		}
-		return em.emit(sym.Neg(neg), root)
+		floor := &sym.Derivation{Expr: fd, Size: -1, Op: sym.OpFloorDiv, Args: []*sym.Derivation{negate(a), b}}
+		return em.emit(negate(floor), root, meta)
 	}
-	spec, ok := scalarOps[e.Op()]
+	spec, ok := scalarOps[d.Op]
 	if !ok {
 		return ir.Argument{}, notDerivable{fmt.Sprintf("no scalar op computes %s", e)}
 	}
-	if e.Op() == sym.OpPow {
-		if v, ok := e.Arg(1).Int64(); !ok || v < 0 {
+	if d.Op == sym.OpPow {
+		if v, ok := d.Args[1].Expr.Int64(); !ok || v < 0 {
 			return ir.Argument{}, notDerivable{fmt.Sprintf("%s needs a non-negative integer power", e)}
 		}
 	}
-	args := e.Args()
-	vals := make([]ir.Argument, len(args))
-	for i, a := range args {
-		v, err := em.emit(a, "")
+	vals := make([]ir.Argument, len(d.Args))
+	for i, a := range d.Args {
+		v, err := em.emit(a, "", nil)
 		if err != nil {
 			return ir.Argument{}, err
 		}
@@ -242,29 +277,39 @@ func (em *emitter) emit(e *sym.Expr, root string) (ir.Argument, error) {
 	if len(spec.params) == 2 && len(vals) > 2 {
 		acc := vals[0]
 		for i := 1; i < len(vals); i++ {
-			name := ""
+			name, m := "", partialExpr(d, i)
 			if i == len(vals)-1 {
-				name = root
+				name, m = root, meta
 			}
-			acc = em.node(spec.target, spec.params, []ir.Argument{acc, vals[i]}, t, partialExpr(e, i), name)
+			acc = em.node(spec.target, spec.params, []ir.Argument{acc, vals[i]}, t, m, name)
 		}
 		return em.remember(e, acc), nil
 	}
 	if len(vals) != len(spec.params) {
 		return ir.Argument{}, notDerivable{fmt.Sprintf("%s has %d arguments", e, len(vals))}
 	}
-	return em.remember(e, em.node(spec.target, spec.params, vals, t, e, root)), nil
+	return em.remember(e, em.node(spec.target, spec.params, vals, t, meta, root)), nil
 }
 
-// partialExpr is the expression of the first i+1 arguments of an n-ary e.
-func partialExpr(e *sym.Expr, i int) *sym.Expr {
-	args := e.Args()[:i+1]
-	if len(args) == e.NumArgs() {
-		return e
+// negate is -d, as a product with -1.
+func negate(d *sym.Derivation) *sym.Derivation {
+	return &sym.Derivation{Expr: sym.Neg(d.Expr), Size: -1, Op: sym.OpMul,
+		Args: []*sym.Derivation{{Expr: sym.Int(-1), Size: -1, Op: sym.OpInteger}, d}}
+}
+
+// partialExpr is the expression of the first i+1 arguments of an n-ary
+// derivation.
+func partialExpr(d *sym.Derivation, i int) *sym.Expr {
+	if i == len(d.Args)-1 {
+		return d.Expr
 	}
-	p, err := sym.New(e.Op(), args...)
+	args := make([]*sym.Expr, i+1)
+	for j := range args {
+		args[j] = d.Args[j].Expr
+	}
+	p, err := sym.New(d.Op, args...)
 	if err != nil {
-		return e
+		return d.Expr
 	}
 	return p
 }

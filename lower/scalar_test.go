@@ -5,6 +5,7 @@ import (
 
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/sym"
+	"github.com/seam-rt/seam/verify"
 )
 
 func mustParse(t *testing.T, s string) *sym.Expr {
@@ -21,11 +22,24 @@ func mustParse(t *testing.T, s string) *sym.Expr {
 // that a later expression could refer to.
 func TestEmitterSharesAndRollsBack(t *testing.T) {
 	lw := &lowerer{names: newNamer()}
-	em := &emitter{lw: lw, find: func(s string) (string, int, bool) { return "x", 0, s == "s0" }}
-	// s0 is found, s1 is not: nothing may stay behind.
+	s0 := mustParse(t, "s0")
+	em := &emitter{lw: lw, know: sym.Know([]*sym.Expr{s0}, nil), sources: []verify.GivenSize{{Input: "x", Dim: 0, Expr: s0}}}
+	// s1 is nowhere: nothing is derived.
+	if _, err := em.emitRoot(mustParse(t, "s0 + s1"), "a"); err == nil || err.Error() != "no tensor it receives determines s1" {
+		t.Fatalf("s0 + s1: %v", err)
+	}
+	// s0 + 2**s0 fails halfway (no scalar op raises to a symbolic power):
+	// rolled back, nothing may stay behind.
 	n, k := em.mark()
-	if _, err := em.emitRoot(mustParse(t, "s0 + s1"), "a"); err == nil {
-		t.Fatal("s1 is nowhere, yet s0 + s1 was rederived")
+	size := &sym.Derivation{Expr: s0, Size: 0}
+	pow := &sym.Derivation{Expr: mustParse(t, "2**s0"), Size: -1, Op: sym.OpPow,
+		Args: []*sym.Derivation{{Expr: sym.Int(2), Size: -1, Op: sym.OpInteger}, size}}
+	sum := &sym.Derivation{Expr: mustParse(t, "s0 + 2**s0"), Size: -1, Op: sym.OpAdd, Args: []*sym.Derivation{size, pow}}
+	if _, err := em.emit(sum, "a", nil); err == nil {
+		t.Fatal("2**s0 was emitted")
+	}
+	if len(em.nodes) == 0 {
+		t.Fatal("the attempt failed before emitting anything; the test tests nothing")
 	}
 	em.rollback(n, k)
 	if len(em.nodes) != 0 || len(em.done) != 0 {

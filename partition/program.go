@@ -30,6 +30,8 @@ type Plan struct {
 	Verdicts []NodeVerdict
 	// Nested are the plans of graphs nested in nodes left to the parent.
 	Nested []*Plan
+	// Groups reports, per GraphOptions.Groups entry, what became of it.
+	Groups []GroupOutcome
 }
 
 // NodeVerdict is why a node is or is not in a partition.
@@ -73,7 +75,7 @@ func ProposeGraph(g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*Plan, 
 	if err != nil {
 		return nil, err
 	}
-	plan := &Plan{Graph: g, Partitions: make([][]int, len(res.Partitions)), Verdicts: make([]NodeVerdict, n)}
+	plan := &Plan{Graph: g, Partitions: make([][]int, len(res.Partitions)), Verdicts: make([]NodeVerdict, n), Groups: res.Groups}
 	for k, part := range res.Partitions {
 		plan.Partitions[k] = make([]int, len(part))
 		for j, i := range part {
@@ -182,14 +184,4 @@ func proposeNested(path string, g *ir.Graph, prof *backend.Profile, opt GraphOpt
 		}
 	}
 	return plan, nil
-}
-
-// Proposer adapts ProposeGraph to lowering, which proposes again after a
-// policy excludes nodes.
-func Proposer(g *ir.Graph, prof *backend.Profile, exclude map[string]bool) ([][]int, error) {
-	plan, err := ProposeGraph(g, prof, GraphOptions{Exclude: exclude})
-	if err != nil {
-		return nil, err
-	}
-	return plan.Partitions, nil
 }

@@ -18,6 +18,34 @@ type Options struct {
 	// Printer prints annotations; nil prints expressions the way package
 	// sym does (`s53`, `s77 > 4`), or as stored when they do not parse.
 	Printer *irtext.Printer
+	// Judgements, when set, judge the symbolic values crossing boundaries
+	// against the backend's contract (see lower.Judge, whose judgements
+	// convert to these).
+	Judgements []Judgement
+}
+
+// Judgement is the backend's contract on one symbolic value crossing a
+// boundary, and what lowering would do with it.
+type Judgement struct {
+	// Graph is the nested graph's path ("" for the top level); Partition
+	// the partition's index in that graph's plan.
+	Graph     string
+	Partition int
+	Value     string
+	// Into: the value enters the partition (else it leaves it).
+	Into     bool
+	Accepted bool
+	// Policy is rederive, hoist, pass, box or exclude; "" when lowering
+	// would refuse the value.
+	Policy string
+	Detail string
+}
+
+type judgementKey struct {
+	graph string
+	part  int
+	value string
+	into  bool
 }
 
 // Build describes a plan of program p. p gives the kinds of the top-level
@@ -25,9 +53,15 @@ type Options struct {
 // graph, whose placeholders are then graph inputs.
 func Build(p *ir.Program, plan *partition.Plan, opt Options) *Report {
 	b := &builder{
-		r:   &Report{Model: opt.Model, Backend: opt.Backend, Partitions: []Partition{}, Unsupported: []Unsupported{}},
+		r:   &Report{Model: opt.Model, Backend: opt.Backend, Partitions: []Partition{}, Unsupported: []Unsupported{}, judged: opt.Judgements != nil},
 		pr:  opt.Printer,
 		sig: p,
+	}
+	if opt.Judgements != nil {
+		b.judge = map[judgementKey]Judgement{}
+		for _, j := range opt.Judgements {
+			b.judge[judgementKey{j.Graph, j.Partition, j.Value, j.Into}] = j
+		}
 	}
 	if b.pr == nil {
 		b.pr = &irtext.Printer{Expr: exprPrinter()}
@@ -73,9 +107,10 @@ func exprPrinter() func(string) string {
 }
 
 type builder struct {
-	r   *Report
-	pr  *irtext.Printer
-	sig *ir.Program
+	r     *Report
+	pr    *irtext.Printer
+	sig   *ir.Program
+	judge map[judgementKey]Judgement
 }
 
 func (b *builder) addPlan(plan *partition.Plan, top bool) {
@@ -154,7 +189,10 @@ func (b *builder) addPlan(plan *partition.Plan, top bool) {
 
 	ix := m.index()
 	for k, part := range plan.Partitions {
-		b.r.Partitions = append(b.r.Partitions, b.partition(g, m, ix, base+k, part, nodeItem))
+		p := b.partition(g, m, ix, base+k, part, nodeItem)
+		b.judgeValues(plan.Path, k, p.Inputs, true)
+		b.judgeValues(plan.Path, k, p.Outputs, false)
+		b.r.Partitions = append(b.r.Partitions, p)
 	}
 	for _, nested := range plan.Nested {
 		b.addPlan(nested, false)
@@ -262,6 +300,25 @@ func (b *builder) partition(g *ir.Graph, m *graphModel, ix edgeIndex, id int, no
 		}
 	}
 	return p
+}
+
+// judgeValues records the contract's judgement on each symbolic value.
+func (b *builder) judgeValues(path string, k int, vs []Value, into bool) {
+	if b.judge == nil {
+		return
+	}
+	for i := range vs {
+		if !vs[i].Symbolic {
+			continue
+		}
+		if j, ok := b.judge[judgementKey{path, k, vs[i].Name, into}]; ok {
+			accepted := j.Accepted
+			vs[i].Accepted, vs[i].Policy, vs[i].PolicyDetail = &accepted, j.Policy, j.Detail
+			if j.Policy == "" {
+				vs[i].Policy = "refused"
+			}
+		}
+	}
 }
 
 func (b *builder) value(g *ir.Graph, name string) Value {

@@ -12,6 +12,7 @@ import (
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/partition"
 	"github.com/seam-rt/seam/pt2"
 )
@@ -51,7 +52,11 @@ func build(t testing.TB, model, backendName string) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Build(p, plan, Options{Model: model, Backend: prof.Name})
+	var js []Judgement
+	for _, j := range lower.Judge(p, plan, prof, lower.Auto) {
+		js = append(js, Judgement(j))
+	}
+	return Build(p, plan, Options{Model: model, Backend: prof.Name, Judgements: js})
 }
 
 // golden compares got with testdata/name, or rewrites it under -update.

@@ -107,17 +107,33 @@ func (r *Report) htmlSymbolic(w *bufio.Writer) {
 		return
 	}
 	w.WriteString("<section class=\"alert-box\" id=\"symbolic\">\n<h2>Symbolic values crossing a partition boundary</h2>\n")
-	w.WriteString("<p>Each becomes a placeholder of the lowered module. A backend that takes only tensors " +
-		"(Core ML, XNNPACK) cannot receive it: lowering must rederive it from a tensor's size, hoist the " +
-		"scalar ops that make it, box it into a rank-0 tensor, or exclude the nodes that use it.</p>\n")
-	w.WriteString("<table>\n<thead><tr><th>value</th><th>type</th><th>annotation</th><th>from</th><th>into</th></tr></thead>\n<tbody>\n")
+	if r.judged {
+		fmt.Fprintf(w, "<p>Each would be a placeholder of the lowered module. The last columns say whether %s's contract "+
+			"accepts it as one (a plain scalar, or a rank-0 tensor) and what lowering would do with it: rederive it from a "+
+			"tensor's size, hoist the scalar ops that make it, pass it, box it, or exclude the nodes that use it.</p>\n", esc(r.Backend))
+	} else {
+		w.WriteString("<p>Each would be a placeholder of the lowered module. A backend that takes only tensors " +
+			"(Core ML, XNNPACK) cannot receive it: lowering must rederive it from a tensor's size, hoist the " +
+			"scalar ops that make it, box it into a rank-0 tensor, or exclude the nodes that use it.</p>\n")
+	}
+	w.WriteString("<table>\n<thead><tr><th>value</th><th>type</th><th>annotation</th><th>from</th><th>into</th>")
+	if r.judged {
+		w.WriteString("<th>contract</th><th>lowering</th>")
+	}
+	w.WriteString("</tr></thead>\n<tbody>\n")
 	for _, s := range syms {
 		into := partLabel(s.Partition)
 		if s.Graph != "" {
 			into += " (graph " + s.Graph + ")"
 		}
-		fmt.Fprintf(w, "<tr class=\"sym\"><td><code>%s</code></td><td>%s</td><td><code class=\"ann\">%s</code></td><td>%s</td><td><a href=\"#p%d\">%s</a></td></tr>\n",
+		fmt.Fprintf(w, "<tr class=\"sym\"><td><code>%s</code></td><td>%s</td><td><code class=\"ann\">%s</code></td><td>%s</td><td><a href=\"#p%d\">%s</a></td>",
 			esc(s.Value.Name), esc(s.Value.Type), esc(s.Value.Annotation), esc(origin(s.Value)), s.Partition, esc(into))
+		if s.Value.Accepted != nil {
+			fmt.Fprintf(w, "<td>%s</td><td><b>%s</b>: %s</td>", acceptedText(*s.Value.Accepted), esc(s.Value.Policy), esc(s.Value.PolicyDetail))
+		} else if r.judged {
+			w.WriteString("<td></td><td></td>")
+		}
+		w.WriteString("</tr>\n")
 	}
 	w.WriteString("</tbody>\n</table>\n</section>\n")
 }

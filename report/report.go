@@ -17,6 +17,8 @@ type Report struct {
 	// graphs hold the structure the pictures draw, one per planned graph,
 	// top level first.
 	graphs []*graphModel
+	// judged: symbolic values carry the contract's judgement.
+	judged bool
 }
 
 // Summary counts what a reader looks at first.
@@ -71,6 +73,14 @@ type Value struct {
 	To []string `json:"to,omitempty"`
 	// Users names the nodes outside the partition that use an output.
 	Users []string `json:"users,omitempty"`
+	// Accepted says, for a symbolic value, whether the backend's contract
+	// takes it as a placeholder (a plain scalar, or a rank-0 tensor);
+	// Policy what lowering would do with it (rederive, hoist, pass, box,
+	// exclude, or refused) and PolicyDetail why. Set when the report was
+	// built with a judge.
+	Accepted     *bool  `json:"accepted,omitempty"`
+	Policy       string `json:"policy,omitempty"`
+	PolicyDetail string `json:"policy_detail,omitempty"`
 }
 
 // Unsupported is a node left to the parent program.

@@ -64,7 +64,9 @@ func TestGPT2TinyTensorOnly(t *testing.T) {
 	}
 	for _, p := range ps {
 		v := inputOf(t, p, "sym_size_int_24")
-		want := Value{Name: "sym_size_int_24", Type: "sym_int", Annotation: "Sym(s53)", Symbolic: true, From: "node", Producer: "sym_size_int_24"}
+		refused := false
+		want := Value{Name: "sym_size_int_24", Type: "sym_int", Annotation: "Sym(s53)", Symbolic: true, From: "node", Producer: "sym_size_int_24",
+			Accepted: &refused, Policy: "rederive", PolicyDetail: "recomputed from the sizes of tensors the module receives"}
 		if diff := cmp.Diff(want, v); diff != "" {
 			t.Errorf("partition %d input (-want +got):\n%s", p.ID, diff)
 		}
@@ -206,5 +208,38 @@ func TestTextMarksSymbolicInputs(t *testing.T) {
 	}
 	if !strings.Contains(text, "op excluded (4):") {
 		t.Errorf("no group of 4 op excluded nodes:\n%s", text)
+	}
+}
+
+// TestCrossingJudgement: each symbolic crossing is judged against the
+// backend's own contract, in the value, the text and the HTML: n, a SymInt
+// user input, is accepted and passed by scalar-args, refused and boxed by
+// tensor-only.
+func TestCrossingJudgement(t *testing.T) {
+	for _, c := range []struct {
+		backend  string
+		accepted bool
+		policy   string
+		text     string
+	}{
+		{"scalar-args", true, "pass", "n Sym(s86) into partition 0, from user_input: accepted; lowering would pass it"},
+		{"tensor-only", false, "box", "n Sym(s86) into partition 0, from user_input: refused; lowering would box it"},
+	} {
+		r := build(t, "symint_input", c.backend)
+		v := inputOf(t, r.Partitions[0], "n")
+		if v.Accepted == nil || *v.Accepted != c.accepted || v.Policy != c.policy || v.PolicyDetail == "" {
+			t.Errorf("%s: n = %+v, want accepted %v, policy %s", c.backend, v, c.accepted, c.policy)
+		}
+		var text, page bytes.Buffer
+		r.WriteText(&text)
+		if !strings.Contains(text.String(), c.text) {
+			t.Errorf("%s: text lacks %q:\n%s", c.backend, c.text, text.String())
+		}
+		r.WriteHTML(&page, HTMLOptions{})
+		for _, want := range []string{"<th>contract</th><th>lowering</th>", "<td>" + acceptedText(c.accepted) + "</td><td><b>" + c.policy + "</b>"} {
+			if !strings.Contains(page.String(), want) {
+				t.Errorf("%s: html lacks %q", c.backend, want)
+			}
+		}
 	}
 }

@@ -41,13 +41,43 @@ func (r *Report) writeHeader(w *bufio.Writer) {
 		return
 	}
 	if len(syms) == 1 {
-		w.WriteString("! 1 partition input is a symbolic value; a backend that takes only tensors cannot receive it:\n")
+		w.WriteString("! 1 partition input is a symbolic value")
 	} else {
-		fmt.Fprintf(w, "! %d partition inputs are symbolic values; a backend that takes only tensors cannot receive them:\n", len(syms))
+		fmt.Fprintf(w, "! %d partition inputs are symbolic values", len(syms))
+	}
+	if !r.judged {
+		w.WriteString(":\n")
+	} else {
+		refused := 0
+		for _, s := range syms {
+			if s.Value.Accepted != nil && !*s.Value.Accepted {
+				refused++
+			}
+		}
+		fmt.Fprintf(w, "; %s's contract accepts %d as placeholders, refuses %d:\n", r.Backend, len(syms)-refused, refused)
 	}
 	for _, s := range syms {
-		fmt.Fprintf(w, "!   %s %s into partition %d, from %s\n", s.Value.Name, s.Value.Annotation, s.Partition, origin(s.Value))
+		fmt.Fprintf(w, "!   %s %s into partition %d, from %s", s.Value.Name, s.Value.Annotation, s.Partition, origin(s.Value))
+		if s.Value.Accepted != nil {
+			fmt.Fprintf(w, ": %s; %s", acceptedText(*s.Value.Accepted), judgementText(s.Value))
+		}
+		w.WriteString("\n")
 	}
+}
+
+func acceptedText(accepted bool) string {
+	if accepted {
+		return "accepted"
+	}
+	return "refused"
+}
+
+// judgementText says what lowering would do with a symbolic value.
+func judgementText(v Value) string {
+	if v.Policy == "refused" {
+		return "lowering would refuse it (" + v.PolicyDetail + ")"
+	}
+	return "lowering would " + v.Policy + " it (" + v.PolicyDetail + ")"
 }
 
 func writePartitionText(w *bufio.Writer, p Partition) {
@@ -74,7 +104,11 @@ func writeValues(w *bufio.Writer, title, prep string, vs []Value, where func(Val
 		if v.Symbolic {
 			mark = "!"
 		}
-		fmt.Fprintf(tw, "  %s %s\t%s\t%s\t%s %s\n", mark, v.Name, v.Type, v.Annotation, prep, where(v))
+		judged := ""
+		if v.Accepted != nil {
+			judged = fmt.Sprintf("; %s, lowering: %s", acceptedText(*v.Accepted), v.Policy)
+		}
+		fmt.Fprintf(tw, "  %s %s\t%s\t%s\t%s %s%s\n", mark, v.Name, v.Type, v.Annotation, prep, where(v), judged)
 	}
 	tw.Flush()
 }

@@ -6,10 +6,12 @@
 // goroutines at once.
 //
 // Before any kernel runs, Run checks the inputs against the signature:
-// count, dtype, rank and static sizes, binds every symbol from the actual
-// sizes (and int user inputs), and checks each against its range, so a bad
-// input is an error naming the input, the dim and the symbol, never a
-// crash inside a kernel.
+// count, dtype, rank and static sizes, binds every symbol the actual sizes
+// (and int user inputs) determine, and checks each against its range; a
+// size they do not determine (f32[s0*s1, 64] given to a lowered module
+// without s0 or s1) is checked as a unit, against the other sizes with its
+// expression and against its range. A bad input is an error naming the
+// input, the dim and the symbol, never a crash inside a kernel.
 //
 // Values are tagged (package value): tensors, and symbolic scalars as the
 // plain ints, doubles and bools the runtime passes them as. The executor

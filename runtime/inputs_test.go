@@ -6,7 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seam-rt/seam/fixtures/multisym"
+	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/runtime"
+	"github.com/seam-rt/seam/sym"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
 )
@@ -85,6 +88,45 @@ func TestConcurrentRuns(t *testing.T) {
 	for g := 0; g < 8; g++ {
 		if err := <-done; err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// TestSizesAsUnits: a program given only f32[s0*s1, 4] (a lowered module
+// after a flatten) needs neither s0 nor s1: it runs on any size the
+// product's range admits, but two sizes with one expression must agree
+// and each must lie in its range.
+func TestSizesAsUnits(t *testing.T) {
+	b := multisym.New(1)
+	s0, s1 := b.Symbol("s0", 1, 8), b.Symbol("s1", 2, 32)
+	x := b.Input("x", ir.Float32, sym.Mul(s0, s1), 4)
+	y := b.Input("y", ir.Float32, sym.Mul(s1, s0), 4)
+	b.Output(b.Add(x, y))
+	p, err := runtime.Load(b.Program(), runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f32 := func(sizes ...int) value.Value {
+		x, _ := tensor.New(tensor.Float32, sizes...)
+		return value.FromTensor(x)
+	}
+	for _, n := range []int{2, 7, 24, 256} {
+		if _, err := p.Run(context.Background(), []value.Value{f32(n, 4), f32(n, 4)}); err != nil {
+			t.Errorf("size %d: %v", n, err)
+		}
+	}
+	for _, c := range []struct {
+		n, m int
+		want string
+	}{
+		{6, 8, "input y dim 0 is 8 but input x dim 0 is 6"},
+		{1, 1, "input x dim 0 is 1, outside the range [2, 256]"},
+		{300, 300, "is 300, outside the range [2, 256]"},
+	} {
+		_, err := p.Run(context.Background(), []value.Value{f32(c.n, 4), f32(c.m, 4)})
+		var ie *runtime.InputError
+		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("sizes %d, %d: %v, want an InputError saying %q", c.n, c.m, err, c.want)
 		}
 	}
 }

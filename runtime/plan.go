@@ -278,6 +278,9 @@ func (c *compiler) compileCond(path string, n *ir.Node, st *step) error {
 		if path != "" {
 			p = path + "." + p
 		}
+		if got, want := len(sub.Graph.Outputs), len(n.Outputs); got != want {
+			return fmt.Errorf("cond branch %s returns %d values but the node has %d outputs", sub.Name, got, want)
+		}
 		bp, err := c.loader.compileGraph(p, sub.Graph, c.missing)
 		if err != nil {
 			return err

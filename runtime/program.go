@@ -392,7 +392,8 @@ func (p *Program) graphArgs(inputs []value.Value) []value.Value {
 }
 
 // checkInputs checks count, kinds, dtypes, ranks and static sizes, binds
-// every symbol from the actual sizes and checks it against its range,
+// the symbols the actual sizes determine and checks each against its
+// range, and checks the sizes they do not determine as units (sym.Binder),
 // before anything runs.
 func (p *Program) checkInputs(inputs []value.Value) error {
 	if len(inputs) != len(p.users) {

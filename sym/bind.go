@@ -47,7 +47,8 @@ func (b *Binder) Value(name string) (int64, bool) {
 // symbol is bound; a bound one is checked. Any other expression is solved
 // when it is linear with integer coefficients in one unbound symbol (2*s0,
 // s0 + 1) and checked when it has no unbound symbol; otherwise it waits for
-// Finish. The error names both sources of a conflict.
+// Finish, which checks it as a unit if nothing determines it. The error
+// names both sources of a conflict.
 func (b *Binder) Bind(size *Expr, actual int64, where string) error {
 	if size.op == OpSymbol {
 		return b.bindSymbol(size.name, actual, where)
@@ -155,6 +156,12 @@ func linearIn(e *Expr, s string) (a, c *big.Int, ok bool) {
 // against its symbol's range, and returns the bindings. Errors name the
 // symbol, its value, its range and where the value came from:
 // "s53 = 500 outside [2, 200] (input attention_mask dim 1)".
+//
+// A size that the others do not determine (s0*s1 when neither s0 nor s1 is
+// bound elsewhere, (s0//2) without s0) is not an error: the program is
+// given the size, not its symbols, and needs no more. It is checked as a
+// unit instead: every size with that expression must agree, and its value
+// must lie in the expression's range over its symbols' ranges.
 func (b *Binder) Finish() (Bindings, error) {
 	var errs []error
 	for progress := true; progress; {
@@ -174,15 +181,7 @@ func (b *Binder) Finish() (Bindings, error) {
 		}
 		b.deferred = rest
 	}
-	for _, p := range b.deferred {
-		var unbound []string
-		for _, s := range p.expr.Symbols() {
-			if _, ok := b.values[s]; !ok {
-				unbound = append(unbound, s)
-			}
-		}
-		errs = append(errs, fmt.Errorf("%s: %s is %d, which does not determine %v", p.expr, p.where, p.value, unbound))
-	}
+	errs = append(errs, b.checkUnits()...)
 	b.deferred = nil
 	names := make([]string, 0, len(b.values))
 	for n := range b.values {
@@ -206,4 +205,36 @@ func (b *Binder) Finish() (Bindings, error) {
 		out[k] = v
 	}
 	return out, nil
+}
+
+// checkUnits checks the sizes no binding determines: the same expression
+// (once the bound symbols are substituted) has one value, inside its range.
+func (b *Binder) checkUnits() []error {
+	var errs []error
+	type unit struct {
+		value int64
+		where string
+	}
+	seen := map[string]unit{}
+	for _, p := range b.deferred {
+		subst := map[string]*Expr{}
+		for _, s := range p.expr.Symbols() {
+			if v, ok := b.values[s]; ok {
+				subst[s] = Int(v)
+			}
+		}
+		e := p.expr.Subst(subst).Canonical()
+		k := e.Key()
+		if u, ok := seen[k]; ok {
+			if u.value != p.value {
+				errs = append(errs, fmt.Errorf("%s: %s is %d but %s is %d", p.expr, p.where, p.value, u.where, u.value))
+			}
+			continue
+		}
+		seen[k] = unit{p.value, p.where}
+		if r := e.Range(b.ranges); !r.Contains(IntValue(p.value)) {
+			errs = append(errs, fmt.Errorf("%s: %s is %d, outside the range %s its symbols' ranges give it%s", p.expr, p.where, p.value, r, b.sources(p.expr)))
+		}
+	}
+	return errs
 }

@@ -114,12 +114,43 @@ func TestBinder(t *testing.T) {
 	})
 
 	t.Run("undetermined", func(t *testing.T) {
-		b := sym.NewBinder(nil)
-		if err := b.Bind(mustParse(t, "FloorDiv(s0, 2)"), 3, "input x dim 0"); err != nil {
-			t.Fatal(err)
+		// Sizes nothing else determines are units: no error, but two
+		// sizes with one expression agree, and each lies in its range.
+		b := sym.NewBinder(map[string]sym.Range{"s0": sym.IntRange(2, 10), "s1": sym.IntRange(1, 4)})
+		for _, step := range []struct {
+			e     string
+			v     int64
+			where string
+		}{
+			{"FloorDiv(s0, 2)", 3, "input x dim 0"},
+			{"s0*s1", 24, "input y dim 0"},
+			{"s1*s0", 24, "input z dim 0"},
+		} {
+			if err := b.Bind(mustParse(t, step.e), step.v, step.where); err != nil {
+				t.Fatal(err)
+			}
 		}
-		_, err := b.Finish()
-		if err == nil || err.Error() != "(s0//2): input x dim 0 is 3, which does not determine [s0]" {
+		got, err := b.Finish()
+		if err != nil || len(got) != 0 {
+			t.Errorf("got %v, %v; want no bindings and no error", got, err)
+		}
+		b = sym.NewBinder(map[string]sym.Range{"s0": sym.IntRange(2, 10), "s1": sym.IntRange(1, 4)})
+		b.Bind(mustParse(t, "s0*s1"), 24, "input y dim 0")
+		b.Bind(mustParse(t, "s0*s1"), 25, "input z dim 0")
+		b.Bind(mustParse(t, "FloorDiv(s0, 2)"), 7, "input x dim 0")
+		_, err = b.Finish()
+		for _, want := range []string{"s0*s1: input z dim 0 is 25 but input y dim 0 is 24", "(s0//2): input x dim 0 is 7, outside the range [1, 5]"} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("got %v, want %s", err, want)
+			}
+		}
+		// A bound symbol narrows the unit's range: with s1 = 4, s0*s1 is
+		// linear and solved (s0 = 6); with s1 = 3 it would need s0 = 8.
+		b = sym.NewBinder(map[string]sym.Range{"s0": sym.IntRange(2, 10), "s1": sym.IntRange(1, 4)})
+		b.Bind(mustParse(t, "FloorDiv(s0, 2)*s1"), 30, "input y dim 0")
+		b.Bind(sym.Sym("s1"), 3, "input w dim 0")
+		_, err = b.Finish()
+		if err == nil || !strings.Contains(err.Error(), "is 30, outside the range [3, 15]") {
 			t.Errorf("got %v", err)
 		}
 	})

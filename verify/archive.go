@@ -6,13 +6,17 @@ import (
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/pt2"
+	"github.com/seam-rt/seam/sym"
 )
 
 // Archive verifies every program of an archive: the main program, and for
 // a lowered program each module (the modules are the delegate calls'
 // targets), and each module against the contract its delegate record
 // holds (or its built-in backend's). Violations in a module name it in
-// their Graph.
+// their Graph. What the runtime refuses when it loads a lowered program
+// or calls a delegate is an error here: a called module without a record
+// or a contract, a module calling a delegate, an argument that does not fit
+// its placeholder, a range narrower than the program's.
 func Archive(a *pt2.Archive) []Violation {
 	modules := map[string]*ir.Program{}
 	for name, p := range a.Programs {
@@ -20,28 +24,56 @@ func Archive(a *pt2.Archive) []Violation {
 			modules[name] = p
 		}
 	}
+	main, _ := a.Program()
+	called := calledModules(main)
 	var out []Violation
 	for _, name := range a.ModelNames() {
 		p := a.Programs[name]
-		vs := Program(p, Options{Modules: modules})
-		if name != pt2.MainModel {
-			vs = append(vs, moduleContract(name, p, a.Delegates[name])...)
-			for i := range vs {
-				vs[i].Graph = joinPath(name, vs[i].Graph)
-			}
+		if name == pt2.MainModel || p == main {
+			out = append(out, Program(p, Options{Modules: modules})...)
+			continue
+		}
+		vs := Program(p, Options{Module: name})
+		vs = append(vs, moduleContract(name, p, a.Delegates[name], called[name])...)
+		if called[name] {
+			vs = append(vs, moduleRanges(name, p, main)...)
+		}
+		for i := range vs {
+			vs[i].Graph = joinPath(name, vs[i].Graph)
 		}
 		out = append(out, vs...)
 	}
 	return out
 }
 
+// calledModules names the modules the program's delegate calls name.
+func calledModules(p *ir.Program) map[string]bool {
+	called := map[string]bool{}
+	if p == nil {
+		return called
+	}
+	_ = p.Graph.Walk(func(_ string, g *ir.Graph) error {
+		for _, n := range g.Nodes {
+			if n.Target == ir.DelegateTarget {
+				if name, ok := n.DelegateModule(); ok {
+					called[name] = true
+				}
+			}
+		}
+		return nil
+	})
+	return called
+}
+
 // moduleContract checks a module against its delegate record's contract.
-func moduleContract(name string, m *ir.Program, d *pt2.Delegate) []Violation {
-	warn := func(format string, args ...any) []Violation {
-		return []Violation{{Rule: DelegateCall, Node: name, Msg: fmt.Sprintf(format, args...), Warning: true}}
+// A module the program calls must have a record and a contract: the
+// runtime loads it through them.
+func moduleContract(name string, m *ir.Program, d *pt2.Delegate, called bool) []Violation {
+	flag := func(format string, args ...any) []Violation {
+		return []Violation{{Rule: DelegateCall, Node: name, Msg: fmt.Sprintf(format, args...), Warning: !called}}
 	}
 	if d == nil {
-		return warn("no delegate record: its contract is not checked")
+		return flag("no delegate record (data/delegates/%s.json): no backend can run it and its contract is not checked", name)
 	}
 	var prof *backend.Profile
 	if len(d.Profile) > 0 {
@@ -53,9 +85,39 @@ func moduleContract(name string, m *ir.Program, d *pt2.Delegate) []Violation {
 	} else if p, ok := backend.Builtin(d.Backend); ok {
 		prof = p
 	} else {
-		return warn("backend %q records no contract and is not built in: its contract is not checked", d.Backend)
+		return flag("backend %q records no contract and is not built in: its contract is unknown", d.Backend)
 	}
 	return Contract(m, prof)
+}
+
+// moduleRanges: every value the program admits for a symbol, the module
+// it calls admits too (the runtime checks each call's sizes against the
+// module's ranges).
+func moduleRanges(name string, m, main *ir.Program) []Violation {
+	if main == nil {
+		return nil
+	}
+	var out []Violation
+	for _, s := range ir.SortedKeys(m.RangeConstraints) {
+		outer, ok := main.RangeConstraints[s]
+		if !ok {
+			continue
+		}
+		inner := m.RangeConstraints[s]
+		r := sym.IntRangeBounds(inner.Min, inner.Max)
+		o := sym.IntRangeBounds(outer.Min, outer.Max)
+		if !covers(r, o) {
+			out = append(out, Violation{Rule: ModuleRange, Node: s, Msg: fmt.Sprintf("the module admits %s in %s, the program %s", s, r, o)})
+		}
+	}
+	return out
+}
+
+// covers reports whether range r holds every value of o.
+func covers(r, o sym.Range) bool {
+	lo := r.Lo.Infinite() < 0 || (o.Lo.Infinite() == 0 && r.Lo.Infinite() == 0 && r.Lo.Int() <= o.Lo.Int())
+	hi := r.Hi.Infinite() > 0 || (o.Hi.Infinite() == 0 && r.Hi.Infinite() == 0 && r.Hi.Int() >= o.Hi.Int())
+	return lo && hi
 }
 
 func joinPath(a, b string) string {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/irtext"
 	"github.com/seam-rt/seam/ops"
 )
 
@@ -72,7 +73,7 @@ var allowedPython = map[string]bool{
 
 func (c *checker) node(path string, g *ir.Graph, n *ir.Node) {
 	if n.Target == ir.DelegateTarget {
-		c.delegate(path, n)
+		c.delegate(path, g, n)
 		return
 	}
 	isPython := !strings.HasPrefix(n.Target, "torch.ops.") && !strings.HasPrefix(n.Target, "#")
@@ -266,12 +267,22 @@ func (c *checker) nested(path string, g *ir.Graph, n *ir.Node) {
 }
 
 // delegate checks a delegate call: its first argument names a module,
-// which (when modules are given) exists and takes as many inputs as the
-// call passes, returning as many as the call receives.
-func (c *checker) delegate(path string, n *ir.Node) {
+// which (when modules are given) exists, is not the calling module, takes
+// as many inputs as the call passes, each of the kind, dtype and sizes the
+// call's argument has, and returns as many as the call receives.
+func (c *checker) delegate(path string, g *ir.Graph, n *ir.Node) {
 	name, ok := n.DelegateModule()
 	if !ok {
 		c.add(DelegateCall, path, n.Name, "a delegate call's first argument must name its lowered module")
+		return
+	}
+	if c.opt.Module != "" {
+		// The runtime loads a module on its own, without the others.
+		callee := name
+		if name == c.opt.Module {
+			callee = "itself"
+		}
+		c.add(DelegateCall, path, n.Name, "a lowered module cannot call a delegate, and this one calls %s", callee)
 		return
 	}
 	if c.opt.Modules == nil {
@@ -282,14 +293,20 @@ func (c *checker) delegate(path string, n *ir.Node) {
 		c.add(DelegateCall, path, n.Name, "calls %q, which is not a module of this program", name)
 		return
 	}
-	users := 0
-	for _, s := range m.Signature.Inputs {
-		if s.Kind == ir.InputUser {
-			users++
+	var params []string
+	for i, s := range m.Signature.Inputs {
+		if s.Kind == ir.InputUser && i < len(m.Graph.Inputs) {
+			params = append(params, m.Graph.Inputs[i].Name)
 		}
 	}
-	if got := len(n.Inputs) - 1; got != users {
-		c.add(DelegateCall, path, n.Name, "passes %d arguments to %s, which takes %d user inputs", got, name, users)
+	if got := len(n.Inputs) - 1; got != len(params) {
+		c.add(DelegateCall, path, n.Name, "passes %d arguments to %s, which takes %d user inputs", got, name, len(params))
+	} else {
+		for i, pn := range params {
+			if why := c.argumentFits(g, &n.Inputs[i+1].Arg, m.Graph, pn); why != "" {
+				c.add(DelegateCall, path, n.Name, "argument %d for %s's input %s: %s", i, name, pn, why)
+			}
+		}
 	}
 	outs := 0
 	for _, s := range m.Signature.Outputs {
@@ -301,3 +318,56 @@ func (c *checker) delegate(path string, n *ir.Node) {
 		c.add(DelegateCall, path, n.Name, "receives %d values from %s, which returns %d", len(n.Outputs), name, outs)
 	}
 }
+
+// argumentFits says why argument a of the calling graph g does not fit
+// placeholder pn of module graph mg ("" when it does): the runtime checks
+// each argument against the module's signature at every call, so a call
+// that does not fit would fail on every input.
+func (c *checker) argumentFits(g *ir.Graph, a *ir.Argument, mg *ir.Graph, pn string) string {
+	want := mg.TypeOf(pn)
+	got := ir.ValueUnknown
+	switch a.Kind {
+	case ir.ArgTensor:
+		got = ir.ValueTensor
+	case ir.ArgSymInt:
+		got = ir.ValueSymInt
+	case ir.ArgSymBool:
+		got = ir.ValueSymBool
+	case ir.ArgSymFloat:
+		got = ir.ValueSymFloat
+	}
+	if got != want {
+		return fmt.Sprintf("a %s where the module takes a %s", a.Kind, want)
+	}
+	if got != ir.ValueTensor {
+		return ""
+	}
+	am, pm := g.TensorValues[a.Name], mg.TensorValues[pn]
+	if am == nil || pm == nil {
+		return "" // the metadata rules report it
+	}
+	if am.DType != pm.DType || len(am.Sizes) != len(pm.Sizes) {
+		return fmt.Sprintf("%s is %s where the module takes %s", a.Name, annotate(am), annotate(pm))
+	}
+	for d := range am.Sizes {
+		if !c.sameSize(am.Sizes[d], pm.Sizes[d]) {
+			return fmt.Sprintf("%s is %s where the module takes %s (dim %d)", a.Name, annotate(am), annotate(pm), d)
+		}
+	}
+	return ""
+}
+
+// sameSize: both static and equal, or both the same expression.
+func (c *checker) sameSize(a, b ir.SymInt) bool {
+	if a.IsStatic() || b.IsStatic() {
+		return a.IsStatic() && b.IsStatic() && a.Int == b.Int
+	}
+	ea, err1 := c.parse(a.Expr.Expr)
+	eb, err2 := c.parse(b.Expr.Expr)
+	if err1 != nil || err2 != nil {
+		return a.Expr.Expr == b.Expr.Expr
+	}
+	return ea.Canonical().Key() == eb.Canonical().Key()
+}
+
+func annotate(m *ir.TensorMeta) string { return (&irtext.Printer{}).TensorAnnotation(m) }

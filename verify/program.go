@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,6 +16,9 @@ type Options struct {
 	// archive's other programs). Nil skips the delegate-call check's
 	// lookup; calls are still checked for form.
 	Modules map[string]*ir.Program
+	// Module names the program when it is itself a lowered module: the
+	// runtime loads a module on its own, so it cannot call delegates.
+	Module string
 }
 
 type checker struct {
@@ -36,6 +40,7 @@ func Program(p *ir.Program, opt Options) []Violation {
 		return nil
 	})
 	c.symbols()
+	c.needs()
 	return c.out
 }
 
@@ -279,6 +284,75 @@ func (c *checker) symbols() {
 					}
 				}
 			}
+		}
+		return nil
+	})
+}
+
+// needs checks that every size a node makes can be computed from what the
+// program is given: its user inputs' sizes and the symbolic values its
+// nodes compute. A symbol the inputs carry only inside a size known as a
+// whole (s0 in f32[s0*s1, 64]) cannot be needed on its own: nothing could
+// tell its value (a lowered module that needs it must be given it).
+func (c *checker) needs() {
+	g := c.p.Graph
+	var users []string
+	for _, s := range c.p.Signature.Inputs {
+		if s.Kind == ir.InputUser {
+			users = append(users, s.PlaceholderName())
+		}
+	}
+	given := GivenSizes(g, users, c.parse)
+	carried := map[string]string{}
+	for _, s := range given {
+		for _, name := range s.Expr.Symbols() {
+			if _, ok := carried[name]; !ok {
+				carried[name] = fmt.Sprintf("%s (%s)", s.Expr, s)
+			}
+		}
+	}
+	if len(carried) == 0 {
+		return
+	}
+	known := Exprs(given)
+	_ = g.Walk(func(_ string, g *ir.Graph) error {
+		for _, n := range g.Nodes {
+			n.ForEachOutputRef(func(o string) {
+				if s, ok := g.SymIntValues[o]; ok && s.Expr != nil {
+					if e, err := c.parse(s.Expr.Expr); err == nil {
+						known = append(known, e)
+					}
+				}
+			})
+		}
+		return nil
+	})
+	know := sym.Know(known, Ranges(c.p))
+	reported := map[string]bool{}
+	_ = g.Walk(func(path string, g *ir.Graph) error {
+		for _, n := range g.Nodes {
+			n.ForEachOutputRef(func(o string) {
+				m := g.TensorValues[o]
+				if m == nil {
+					return
+				}
+				for _, size := range m.Sizes {
+					if size.Expr == nil {
+						continue
+					}
+					e, err := c.parse(size.Expr.Expr)
+					if err != nil {
+						continue
+					}
+					_, err = know.Plan(e)
+					var ue *sym.UndeterminedError
+					if errors.As(err, &ue) && carried[ue.Symbol] != "" && !reported[ue.Symbol] {
+						reported[ue.Symbol] = true
+						c.add(NeedsSymbol, path, o, "its size %s needs %s on its own, which nothing the program is given determines (its inputs carry it only in %s)",
+							e, ue.Symbol, carried[ue.Symbol])
+					}
+				}
+			})
 		}
 		return nil
 	})

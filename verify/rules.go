@@ -21,6 +21,7 @@ const (
 	UserInputMutation Rule = "user-input-mutation" // a user input mutation names no user input
 	MissingMeta       Rule = "missing-meta"        // a value has no metadata in the graph's tables
 	UnboundSymbol     Rule = "unbound-symbol"      // a symbol in a size has no range and no input binds it
+	NeedsSymbol       Rule = "needs-symbol"        // a size needs a symbol the inputs carry only inside sizes known as wholes
 	BadRange          Rule = "bad-range"           // a range constraint whose min exceeds its max
 	UnknownOp         Rule = "unknown-op"          // a target the op table does not know (a warning)
 	DisallowedOp      Rule = "disallowed-op"       // a Python function export does not allow
@@ -30,6 +31,7 @@ const (
 	OpReturns         Rule = "op-returns"          // outputs that do not match the schema's returns
 	NestedGraph       Rule = "nested-graph"        // a nested graph that disagrees with the call using it
 	DelegateCall      Rule = "delegate-call"       // a delegate call naming no module, or with the wrong arguments
+	ModuleRange       Rule = "module-range"        // a module's range for a symbol leaves out values the program admits
 	ContractSymbolic  Rule = "contract-symbolic"   // a symbolic placeholder the backend refuses
 	ContractDType     Rule = "contract-dtype"      // a tensor placeholder of a dtype the backend refuses
 	ContractDynamic   Rule = "contract-dynamic"    // a dynamic size given to a static-shape backend

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -15,6 +16,7 @@ import (
 func lowerCmd() *cobra.Command {
 	var backendName, policyName, out string
 	var asJSON bool
+	var groups []string
 	cmd := &cobra.Command{
 		Use:   "lower MODEL.pt2 --backend NAME|FILE -o OUT.pt2",
 		Short: "Lower partitions into delegate calls that obey the backend's contract",
@@ -22,8 +24,11 @@ func lowerCmd() *cobra.Command {
 			"placeholders the backend's contract accepts, and writes the program with its\n" +
 			"modules as a PT2 archive. It prints the cut report: every symbolic value that\n" +
 			"crossed a cut, its expression, where it went and the policy that handled it.\n\n" +
-			"Policies: auto (default: rederive, hoist, pass, box, exclude), rederive, hoist, box,\n" +
-			"exclude, fail.",
+			"Policies: auto (the profile's policy_order, by default rederive, hoist, pass, box,\n" +
+			"exclude), rederive, hoist, pass, box, exclude, fail; each hands a value the contract\n" +
+			"takes over the way it says, except fail, which takes only plain scalars.\n" +
+			"--group keeps nodes together in one module (or none of them delegated), as\n" +
+			"partition --group does; the report says what became of each group.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			prof, err := backend.Resolve(backendName)
@@ -39,7 +44,11 @@ func lowerCmd() *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			res, err := lower.Lower(p, prof, lower.Options{Policy: policy})
+			opt := lower.Options{Policy: policy}
+			for _, g := range groups {
+				opt.Groups = append(opt.Groups, strings.Split(g, ","))
+			}
+			res, err := lower.Lower(p, prof, opt)
 			if err != nil {
 				return err
 			}
@@ -72,6 +81,7 @@ func lowerCmd() *cobra.Command {
 	cmd.Flags().StringVar(&policyName, "policy", "auto", "policy for symbolic values crossing a cut")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the lowered program to this .pt2 file")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().StringArrayVar(&groups, "group", nil, "node names (comma-separated) that must stay together in one module, or none of them delegated; repeatable")
 	_ = cmd.MarkFlagRequired("backend")
 	return cmd
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/partition"
 	"github.com/seam-rt/seam/report"
 )
@@ -21,6 +22,7 @@ func partitionCmd() *cobra.Command {
 		dotFile     string
 		htmlFile    string
 		groups      []string
+		policyName  string
 	)
 	cmd := &cobra.Command{
 		Use:   "partition MODEL.pt2 --backend NAME|FILE",
@@ -28,7 +30,9 @@ func partitionCmd() *cobra.Command {
 		Long: "partition proposes the partitions a backend would run and prints, for each, its\n" +
 			"nodes and the values crossing its boundary with their kinds and annotations\n" +
 			"(symbolic inputs are marked with !), then the nodes left to the parent grouped\n" +
-			"by reason. --dot and --html also write a picture; the HTML page is\n" +
+			"by reason. Each symbolic value crossing a boundary is judged against the backend's\n" +
+			"contract: whether it accepts the value, and what lowering (under --policy) would do.\n" +
+			"--dot and --html also write a picture; the HTML page is\n" +
 			"self-contained. A full_graph backend that cannot take the whole graph is an\n" +
 			"error listing the nodes it refuses.",
 		Args: cobra.ExactArgs(1),
@@ -37,6 +41,10 @@ func partitionCmd() *cobra.Command {
 				return fmt.Errorf("--backend is required: a built-in profile name or a profile file")
 			}
 			prof, err := backend.Resolve(backendName)
+			if err != nil {
+				return err
+			}
+			policy, err := lower.ParsePolicy(policyName)
 			if err != nil {
 				return err
 			}
@@ -53,7 +61,11 @@ func partitionCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			r := report.Build(p, plan, report.Options{Model: args[0], Backend: prof.Name, Printer: printer()})
+			judgements := []report.Judgement{}
+			for _, j := range lower.Judge(p, plan, prof, policy) {
+				judgements = append(judgements, report.Judgement(j))
+			}
+			r := report.Build(p, plan, report.Options{Model: args[0], Backend: prof.Name, Printer: printer(), Judgements: judgements})
 			if dotFile != "" {
 				if err := writeAtomic(dotFile, r.WriteDOT); err != nil {
 					return err
@@ -75,6 +87,7 @@ func partitionCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().StringVar(&dotFile, "dot", "", "write the partitioned graph as Graphviz text to `FILE`")
 	cmd.Flags().StringVar(&htmlFile, "html", "", "write a self-contained HTML report to `FILE`")
+	cmd.Flags().StringVar(&policyName, "policy", "auto", "the lowering policy the crossings are judged under")
 	cmd.Flags().StringArrayVar(&groups, "group", nil, "node names (comma-separated) that must stay together in one partition, or none of them delegated; repeatable")
 	return cmd
 }

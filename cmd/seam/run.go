@@ -20,17 +20,19 @@ import (
 )
 
 func runCmd() *cobra.Command {
-	var inputs []string
-	var outDir, expectDir, caseDir string
+	var inputs, caseDirs []string
+	var outDir, expectDir string
 	var repeat, threads int
 	cmd := &cobra.Command{
-		Use:   "run MODEL.pt2 --input A.npy [--input B.npy ...] [--out DIR] [--expect DIR] [--repeat N] [--threads N]",
+		Use:   "run MODEL.pt2 --input A.npy [--input B.npy ...] [--out DIR] [--expect DIR] [--repeat N] [--threads N] | --case DIR [--case DIR ...]",
 		Short: "Run a program (or a lowered program through its delegates) on .npy inputs",
 		Long: "run executes the program on its user inputs, given in signature order as .npy files\n" +
 			"(a 0-d int64 array for an int user input). --out writes out_0.npy, out_1.npy, ...;\n" +
 			"--expect compares with DIR/out_J.npy (rtol 1e-4, atol 1e-5 for floats, exact for\n" +
 			"integers and bools), prints the largest error per output and exits 1 on a mismatch.\n" +
-			"--case DIR takes the inputs from DIR/in_*.npy and expects DIR/out_*.npy.\n" +
+			"--case DIR takes the inputs from DIR/in_*.npy and expects DIR/out_*.npy. Several\n" +
+			"--case folders run in order on one loaded program, so state a program keeps (a\n" +
+			"mutated buffer) carries from case to case; each prints one line, ok or MISMATCH.\n" +
 			"--repeat N runs N more times and prints latency figures (and time per delegate).\n" +
 			"--threads N lets one run use N goroutines inside large kernels (default: the cores\n" +
 			"available); results are the same whatever N.",
@@ -44,16 +46,23 @@ func runCmd() *cobra.Command {
 				}
 				vals = append(vals, runtime.InputValue(t))
 			}
-			if caseDir != "" {
-				c, err := npy.ReadCase(os.DirFS(caseDir))
+			if len(caseDirs) > 1 && (len(inputs) > 0 || expectDir != "" || outDir != "") {
+				return fmt.Errorf("several --case folders each bring their inputs and expected outputs: --input, --expect and --out go with one run")
+			}
+			cases := make([]*npy.Case, len(caseDirs))
+			for i, dir := range caseDirs {
+				c, err := readCaseDir(dir)
 				if err != nil {
-					return fmt.Errorf("%s: %w", caseDir, err)
+					return err
 				}
-				for _, t := range c.Inputs {
+				cases[i] = c
+			}
+			if len(caseDirs) == 1 {
+				for _, t := range cases[0].Inputs {
 					vals = append(vals, runtime.InputValue(t))
 				}
 				if expectDir == "" {
-					expectDir = caseDir
+					expectDir = caseDirs[0]
 				}
 			}
 			a, err := pt2.Open(args[0])
@@ -67,6 +76,16 @@ func runCmd() *cobra.Command {
 			}
 			ctx := context.Background()
 			w := cmd.OutOrStdout()
+			if len(caseDirs) > 1 {
+				mismatch, err := runCases(ctx, w, prog, caseDirs, cases)
+				if err == nil && repeat > 0 {
+					err = timeRuns(w, ctx, prog, caseValues(cases[len(cases)-1]), repeat)
+				}
+				if err == nil && mismatch {
+					err = exitError{1}
+				}
+				return err
+			}
 			outs, err := prog.Run(ctx, vals)
 			if err != nil {
 				return err
@@ -100,10 +119,75 @@ func runCmd() *cobra.Command {
 	cmd.Flags().StringArrayVar(&inputs, "input", nil, "a user input as .npy, in signature order (repeat the flag)")
 	cmd.Flags().StringVar(&outDir, "out", "", "write outputs to DIR/out_J.npy")
 	cmd.Flags().StringVar(&expectDir, "expect", "", "compare outputs with DIR/out_J.npy")
-	cmd.Flags().StringVar(&caseDir, "case", "", "a reference case folder: DIR/in_*.npy as inputs, DIR/out_*.npy expected")
+	cmd.Flags().StringArrayVar(&caseDirs, "case", nil, "a reference case folder: DIR/in_*.npy as inputs, DIR/out_*.npy expected; repeat to run cases in order on one program")
 	cmd.Flags().IntVar(&repeat, "repeat", 0, "time N more runs and print latency figures")
 	cmd.Flags().IntVar(&threads, "threads", 0, "goroutines one run may use inside a kernel (default: the cores available; 1: none)")
 	return cmd
+}
+
+// readCaseDir reads a reference case folder, which must exist and hold
+// inputs.
+func readCaseDir(dir string) (*npy.Case, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("case folder %s: no such folder", dir)
+	}
+	c, err := npy.ReadCase(os.DirFS(dir))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	if len(c.Inputs) == 0 {
+		return nil, fmt.Errorf("case folder %s has no in_0.npy", dir)
+	}
+	return c, nil
+}
+
+func caseValues(c *npy.Case) []value.Value {
+	vals := make([]value.Value, len(c.Inputs))
+	for i, t := range c.Inputs {
+		vals[i] = runtime.InputValue(t)
+	}
+	return vals
+}
+
+// runCases runs the cases in order on one program and prints one line
+// each; it reports whether any output was outside tolerance.
+func runCases(ctx context.Context, w io.Writer, prog *runtime.Program, dirs []string, cases []*npy.Case) (bool, error) {
+	mismatch := false
+	for i, c := range cases {
+		outs, err := prog.Run(ctx, caseValues(c))
+		if err != nil {
+			return mismatch, fmt.Errorf("%s: %w", dirs[i], err)
+		}
+		line, ok := caseLine(outs, c.Outputs)
+		mismatch = mismatch || !ok
+		fmt.Fprintf(w, "%s: %s\n", dirs[i], line)
+	}
+	return mismatch, nil
+}
+
+// caseLine compares a run's outputs with a case's: "ok, 2 outputs, max
+// abs error ..." or "MISMATCH out_1 f32[...]: ...".
+func caseLine(outs []value.Value, want []*tensor.Tensor) (string, bool) {
+	if len(outs) != len(want) {
+		return fmt.Sprintf("MISMATCH: %d outputs, the case has %d", len(outs), len(want)), false
+	}
+	maxAbs, maxRel := 0.0, 0.0
+	for j, o := range outs {
+		got, err := runtime.OutputTensor(o)
+		if err != nil {
+			return fmt.Sprintf("MISMATCH out_%d: %v", j, err), false
+		}
+		d, err := tensor.AllClose(got, want[j], 1e-4, 1e-5)
+		if err != nil {
+			return fmt.Sprintf("MISMATCH out_%d %s: %v", j, got.Type(), err), false
+		}
+		maxAbs, maxRel = math.Max(maxAbs, d.MaxAbs), math.Max(maxRel, d.MaxRel)
+	}
+	n := fmt.Sprintf("%d outputs", len(outs))
+	if len(outs) == 1 {
+		n = "1 output"
+	}
+	return fmt.Sprintf("ok, %s, max abs error %.3g, max rel error %.3g", n, maxAbs, maxRel), true
 }
 
 func describeValue(v value.Value) string {
