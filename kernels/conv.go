@@ -119,6 +119,9 @@ func convolutionKernel(ctx *Context, args, out []value.Value) error {
 	if err != nil {
 		return err
 	}
+	if x.DType() == tensor.Float64 {
+		return convolution64(ctx, x, w, bias, res, conv2D{n, c, h, wd, o, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, groups}, out)
+	}
 	in, err := floatRows(ctx, x)
 	if err != nil {
 		return err
