@@ -375,6 +375,9 @@ func maxPool2dKernel(ctx *Context, args, out []value.Value) error {
 	if err != nil {
 		return err
 	}
+	if x.DType() == tensor.Float64 {
+		return maxPool2d64(ctx, x, g, shape, out)
+	}
 	in, err := floatRows(ctx, x)
 	if err != nil {
 		return err
@@ -490,7 +493,7 @@ func avgPool2dKernel(ctx *Context, args, out []value.Value) error {
 	if err != nil {
 		return err
 	}
-	in, err := floatRows(ctx, x)
+	in, err := float64Rows(ctx, x)
 	if err != nil {
 		return err
 	}
@@ -510,7 +513,7 @@ func avgPool2dKernel(ctx *Context, args, out []value.Value) error {
 				s := 0.0
 				for i := hs; i < he; i++ {
 					for j := ws; j < we; j++ {
-						s += float64(src[i*g.w+j])
+						s += src[i*g.w+j]
 					}
 				}
 				div := poolSize
@@ -552,7 +555,7 @@ func adaptiveAvgPool2dKernel(ctx *Context, args, out []value.Value) error {
 	}
 	h, w := x.Size(-2), x.Size(-1)
 	planes := x.Numel() / max(h*w, 1)
-	in, err := floatRows(ctx, x)
+	in, err := float64Rows(ctx, x)
 	if err != nil {
 		return err
 	}
@@ -566,7 +569,7 @@ func adaptiveAvgPool2dKernel(ctx *Context, args, out []value.Value) error {
 				s := 0.0
 				for i := hs; i < he; i++ {
 					for j := ws; j < we; j++ {
-						s += float64(src[i*w+j])
+						s += src[i*w+j]
 					}
 				}
 				vals = append(vals, s/float64(max((he-hs)*(we-ws), 1)))

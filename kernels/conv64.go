@@ -1,6 +1,8 @@
 package kernels
 
 import (
+	"math"
+
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
 )
@@ -62,5 +64,56 @@ func convolution64(ctx *Context, x, wt, bias, res *tensor.Tensor, g conv2D, out 
 		}
 	}
 	out[0] = value.FromTensor(res)
+	return nil
+}
+
+// maxPool2d64 is max_pool2d_with_indices for float64 input, compared in
+// float64; as ATen's cpu_max_pool, the first tap in bounds starts the
+// search and a later tap wins when it is larger or NaN.
+func maxPool2d64(ctx *Context, x *tensor.Tensor, g poolGeom, shape []int, out []value.Value) error {
+	in, err := float64Rows(ctx, x)
+	if err != nil {
+		return err
+	}
+	res, err := ctx.empty(tensor.Float64, shape)
+	if err != nil {
+		return err
+	}
+	idxT, err := ctx.empty(tensor.Int64, shape)
+	if err != nil {
+		ctx.Pool.Release(res)
+		return err
+	}
+	vals, idx := tensor.Contig[float64](res), tensor.Contig[int64](idxT)
+	n := 0
+	for p := 0; p < g.planes; p++ {
+		src := in[p*g.h*g.w : (p+1)*g.h*g.w]
+		for y := 0; y < g.oh; y++ {
+			for xo := 0; xo < g.ow; xo++ {
+				best, at := 0.0, -1
+				for i := 0; i < g.kh; i++ {
+					iy := y*g.sh - g.ph + i*g.dh
+					if iy < 0 || iy >= g.h {
+						continue
+					}
+					for j := 0; j < g.kw; j++ {
+						ix := xo*g.sw - g.pw + j*g.dw
+						if ix < 0 || ix >= g.w {
+							continue
+						}
+						if v := src[iy*g.w+ix]; at < 0 || v > best || v != v {
+							best, at = v, iy*g.w+ix
+						}
+					}
+				}
+				if at < 0 {
+					best = math.Inf(-1)
+				}
+				vals[n], idx[n] = best, int64(at)
+				n++
+			}
+		}
+	}
+	out[0], out[1] = value.FromTensor(res), value.FromTensor(idxT)
 	return nil
 }
