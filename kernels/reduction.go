@@ -701,10 +701,10 @@ func logsumexpKernel(ctx *Context, args, out []value.Value) error {
 	res, err := floatReduce(ctx, x, mask, keep, dt, func(row []float64) float64 {
 		m, _ := extremeOf(row, true)
 		if math.IsInf(m, 0) || m != m {
-			if len(row) == 0 || m < 0 {
-				return math.Inf(-1) // empty, or every term -Inf
+			if len(row) == 0 {
+				return math.Inf(-1)
 			}
-			return m // NaN or +Inf
+			return m // NaN, +Inf, or -Inf when every term is -Inf
 		}
 		s := 0.0
 		for _, v := range row {

@@ -14,36 +14,45 @@ import (
 )
 
 // symForPython is the expression of torch's symbolic functions that each
-// Python scalar function of an exported program becomes when its operands
-// are symbols (the forms torch.utils._sympy.functions gives them).
+// Python scalar function of an exported program becomes on symbolic
+// operands (the forms torch.utils._sympy.functions gives them); {a} and {b}
+// are the operands.
 var symForPython = map[string]string{
-	"_operator.add":      "a + b",
-	"_operator.sub":      "a - b",
-	"_operator.mul":      "a*b",
-	"_operator.floordiv": "FloorDiv(a, b)",
-	"_operator.mod":      "PythonMod(a, b)",
-	"_operator.truediv":  "IntTrueDiv(a, b)",
-	"_operator.pow":      "PowByNatural(a, b)", // FloatPow(ToFloat(a), ToFloat(b)) for b < 0
-	"_operator.eq":       "Eq(a, b)",
-	"_operator.ne":       "Ne(a, b)",
-	"_operator.lt":       "a < b",
-	"_operator.le":       "a <= b",
-	"_operator.gt":       "a > b",
-	"_operator.ge":       "a >= b",
-	"_operator.and_":     "BitwiseFn_bitwise_and(a, b)",
-	"_operator.or_":      "BitwiseFn_bitwise_or(a, b)",
-	"torch.sym_max":      "Max(a, b)",
-	"torch.sym_min":      "Min(a, b)",
-	"_operator.neg":      "-a",
-	"_operator.abs":      "Abs(a)",
-	"torch.sym_float":    "ToFloat(a)",
-	"math.sqrt":          "OpaqueUnaryFn_sqrt(ToFloat(a))",
+	"_operator.add":      "{a} + {b}",
+	"_operator.sub":      "{a} - {b}",
+	"_operator.mul":      "{a}*{b}",
+	"_operator.floordiv": "FloorDiv({a}, {b})",
+	"_operator.mod":      "PythonMod({a}, {b})",
+	"_operator.truediv":  "IntTrueDiv({a}, {b})", // FloatTrueDiv with a float operand
+	"_operator.pow":      "PowByNatural({a}, {b})", // FloatPow(ToFloat(a), ToFloat(b)) otherwise
+	"_operator.eq":       "Eq({a}, {b})",
+	"_operator.ne":       "Ne({a}, {b})",
+	"_operator.lt":       "{a} < {b}",
+	"_operator.le":       "{a} <= {b}",
+	"_operator.gt":       "{a} > {b}",
+	"_operator.ge":       "{a} >= {b}",
+	"_operator.and_":     "BitwiseFn_bitwise_and({a}, {b})",
+	"_operator.or_":      "BitwiseFn_bitwise_or({a}, {b})",
+	"torch.sym_max":      "Max({a}, {b})",
+	"torch.sym_min":      "Min({a}, {b})",
+	"_operator.neg":      "-{a}",
+	"_operator.abs":      "Abs({a})",
+	"torch.sym_float":    "ToFloat({a})",
+	"math.sqrt":          "OpaqueUnaryFn_sqrt(ToFloat({a}))",
 }
 
-// TestEvalMatchesPython evaluates, with int symbols bound to the operands,
-// the expression of every int case in the runtime's scalar golden file
-// (../runtime/testdata/scalar_golden.jsonl.gz, values Python computed):
-// sym and the runtime give symbolic scalars one semantics, Python's.
+// floatOps take float operands in sym too, as Float literals: the
+// functions SymPy keeps as they are written (it folds a + 0.0 into a, as
+// Python would not).
+var floatOps = map[string]bool{"_operator.floordiv": true, "_operator.mod": true, "_operator.truediv": true,
+	"_operator.lt": true, "_operator.le": true, "_operator.gt": true, "_operator.ge": true}
+
+// TestEvalMatchesPython evaluates the expression of every case of the
+// runtime's scalar golden file (../runtime/testdata/scalar_golden.jsonl.gz,
+// values Python computed) that sym can state: int operands bound to
+// symbols, and finite nonzero float operands as Float literals for floor
+// division, modulo, true division and the orderings. sym and the runtime give symbolic scalars one
+// semantics, Python's.
 func TestEvalMatchesPython(t *testing.T) {
 	f, err := os.Open("../runtime/testdata/scalar_golden.jsonl.gz")
 	if err != nil {
@@ -54,17 +63,7 @@ func TestEvalMatchesPython(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exprs := map[string]*sym.Expr{}
-	for op, text := range symForPython {
-		if exprs[op], err = sym.Parse(text); err != nil {
-			t.Fatalf("%s: %v", text, err)
-		}
-	}
-	floatPow, err := sym.Parse("FloatPow(ToFloat(a), ToFloat(b))")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ran := map[string]int{}
+	ran, floats := map[string]int{}, 0
 	sc := bufio.NewScanner(zr)
 	for sc.Scan() {
 		var c struct {
@@ -75,32 +74,55 @@ func TestEvalMatchesPython(t *testing.T) {
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
 			t.Fatal(err)
 		}
-		e, ok := exprs[c.Op]
+		text, ok := symForPython[c.Op]
 		if !ok {
 			continue
 		}
 		b := sym.Bindings{}
-		ints := true
+		float := false
+		stateable := true
+		operands := make([]string, len(c.Args))
 		for i, a := range c.Args {
-			kind, text, _ := strings.Cut(a, ":")
-			if kind != "i" {
-				ints = false
-				break
+			kind, v, _ := strings.Cut(a, ":")
+			name := string(rune('a' + i))
+			switch kind {
+			case "i":
+				n, err := strconv.ParseInt(v, 10, 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b[name], operands[i] = n, name
+			case "f":
+				x, err := strconv.ParseFloat(v, 64)
+				// SymPy's Float has no -0.0, NaN or infinity of Python's
+				// kind, and folds a zero operand away.
+				if err != nil || math.IsInf(x, 0) || x != x || x == 0 || !floatOps[c.Op] {
+					stateable = false
+				}
+				float, operands[i] = true, "Float('"+v+"', precision=53)"
+			default:
+				stateable = false
 			}
-			v, err := strconv.ParseInt(text, 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b[string(rune('a'+i))] = v
 		}
-		if !ints {
+		if !stateable {
 			continue
 		}
-		if c.Op == "_operator.pow" && b["b"] < 0 {
-			e = floatPow // what torch makes of a negative int exponent
+		switch {
+		case c.Op == "_operator.pow" && b["b"] < 0:
+			text = "FloatPow(ToFloat({a}), ToFloat({b}))" // what torch makes of a negative exponent
+		case c.Op == "_operator.truediv" && float:
+			text = "FloatTrueDiv(ToFloat({a}), ToFloat({b}))"
+		}
+		text = strings.NewReplacer("{a}", operands[0], "{b}", operands[min(1, len(operands)-1)]).Replace(text)
+		e, err := sym.Parse(text)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
 		}
 		ran[c.Op]++
-		name := c.Op + "(" + strings.Join(c.Args, ", ") + ")"
+		if float {
+			floats++
+		}
+		name := c.Op + "(" + strings.Join(c.Args, ", ") + ") as " + text
 		got, err := e.Eval(b)
 		if c.Err != "" {
 			if err == nil {
@@ -121,7 +143,7 @@ func TestEvalMatchesPython(t *testing.T) {
 		// gives.
 		w, err := strconv.ParseFloat(want, 64)
 		if got.Type() == sym.TypeFloat && err == nil && (w == 0 && got.Float() == 0 ||
-			e == floatPow && math.Abs(got.Float()-w) <= 4*ulp(w)) {
+			strings.HasPrefix(text, "FloatPow") && math.Abs(got.Float()-w) <= 4*ulp(w)) {
 			continue
 		}
 		t.Errorf("%s = %s, Python gives %s", name, got, want)
@@ -131,8 +153,11 @@ func TestEvalMatchesPython(t *testing.T) {
 	}
 	for op := range symForPython {
 		if ran[op] < 10 {
-			t.Errorf("%s: only %d int cases ran", op, ran[op])
+			t.Errorf("%s: only %d cases ran", op, ran[op])
 		}
+	}
+	if floats < 500 {
+		t.Errorf("only %d cases with float operands ran", floats)
 	}
 }
 
