@@ -23,7 +23,7 @@ var symForPython = map[string]string{
 	"_operator.mul":      "{a}*{b}",
 	"_operator.floordiv": "FloorDiv({a}, {b})",
 	"_operator.mod":      "PythonMod({a}, {b})",
-	"_operator.truediv":  "IntTrueDiv({a}, {b})", // FloatTrueDiv with a float operand
+	"_operator.truediv":  "IntTrueDiv({a}, {b})",   // FloatTrueDiv with a float operand
 	"_operator.pow":      "PowByNatural({a}, {b})", // FloatPow(ToFloat(a), ToFloat(b)) otherwise
 	"_operator.eq":       "Eq({a}, {b})",
 	"_operator.ne":       "Ne({a}, {b})",
