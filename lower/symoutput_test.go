@@ -15,6 +15,50 @@ import (
 	"github.com/seam-rt/seam/value"
 )
 
+// lowerAndRun lowers p for prof under pol and runs the result on a
+// gpt2_tiny reference case, checking the first output against PyTorch's.
+// It returns the outputs, or nil when the policy refuses (or the run
+// failed, which it reports).
+func lowerAndRun(t *testing.T, p *ir.Program, prof *backend.Profile, pol Policy, caseDir string) (*Result, []value.Value) {
+	t.Helper()
+	name := prof.Name + "/" + pol.String()
+	res, err := Lower(p, prof, Options{Policy: pol})
+	var refusal *Error
+	if errors.As(err, &refusal) && pol != Auto {
+		return nil, nil
+	}
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+		return nil, nil
+	}
+	var in []value.Value
+	for _, f := range []string{"in_0.npy", "in_1.npy"} {
+		x, err := npy.ReadFile(filepath.Join(caseDir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in = append(in, value.FromTensor(x))
+	}
+	want, err := npy.ReadFile(filepath.Join(caseDir, "out_0.npy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := runtime.LoadArchive(res.Archive())
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+		return nil, nil
+	}
+	outs, err := prog.Run(context.Background(), in)
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+		return nil, nil
+	}
+	if _, err := tensor.AllClose(outs[0].Tensor(), want, 1e-4, 1e-5); err != nil {
+		t.Errorf("%s: %v", name, err)
+	}
+	return res, outs
+}
+
 // TestSymbolicGraphOutput: a program that returns a symbolic size as well
 // as its tensor (as x.shape[1] returned from forward exports) keeps
 // returning it once lowered, whichever side of the cut makes the value:
@@ -25,41 +69,21 @@ func TestSymbolicGraphOutput(t *testing.T) {
 	p.Graph.Outputs = append(p.Graph.Outputs, ir.SymIntRef(s))
 	p.Signature.Outputs = append(p.Signature.Outputs, ir.OutputSpec{Kind: ir.OutputUser, Arg: ir.SymIntRef(s)})
 	dir := filepath.Join(fixtures.ModelDir("gpt2_tiny"), "io", "case2")
-	in0, _ := npy.ReadFile(filepath.Join(dir, "in_0.npy"))
-	in1, _ := npy.ReadFile(filepath.Join(dir, "in_1.npy"))
-	want, _ := npy.ReadFile(filepath.Join(dir, "out_0.npy"))
+	mask, _ := npy.ReadFile(filepath.Join(dir, "in_1.npy"))
 	ran := 0
 	for _, bn := range backend.BuiltinNames() {
 		prof, _ := backend.Builtin(bn)
 		for _, pol := range Policies() {
-			res, err := Lower(p, prof, Options{Policy: pol})
-			var refusal *Error
-			if errors.As(err, &refusal) && pol != Auto {
-				continue
-			}
-			if err != nil {
-				t.Errorf("%s/%s: %v", bn, pol, err)
-				continue
-			}
-			prog, err := runtime.LoadArchive(res.Archive())
-			if err != nil {
-				t.Errorf("%s/%s: %v", bn, pol, err)
-				continue
-			}
-			outs, err := prog.Run(context.Background(), []value.Value{value.FromTensor(in0), value.FromTensor(in1)})
-			if err != nil {
-				t.Errorf("%s/%s: %v", bn, pol, err)
+			_, outs := lowerAndRun(t, p, prof, pol, dir)
+			if outs == nil {
 				continue
 			}
 			if len(outs) != 2 {
 				t.Errorf("%s/%s: %d outputs, want 2", bn, pol, len(outs))
 				continue
 			}
-			if _, err := tensor.AllClose(outs[0].Tensor(), want, 1e-4, 1e-5); err != nil {
-				t.Errorf("%s/%s: %v", bn, pol, err)
-			}
-			if n, err := outs[1].AsInt(); err != nil || n != int64(in1.Size(1)) {
-				t.Errorf("%s/%s: %s = %v (%v), want %d", bn, pol, s, outs[1], err, in1.Size(1))
+			if n, err := outs[1].AsInt(); err != nil || n != int64(mask.Size(1)) {
+				t.Errorf("%s/%s: %s = %v (%v), want %d", bn, pol, s, outs[1], err, mask.Size(1))
 			}
 			ran++
 		}
@@ -84,32 +108,14 @@ func TestSymbolicBetweenModules(t *testing.T) {
 	}
 	p := load(t, "gpt2_tiny")
 	dir := filepath.Join(fixtures.ModelDir("gpt2_tiny"), "io", "case1")
-	in0, _ := npy.ReadFile(filepath.Join(dir, "in_0.npy"))
-	in1, _ := npy.ReadFile(filepath.Join(dir, "in_1.npy"))
-	want, _ := npy.ReadFile(filepath.Join(dir, "out_0.npy"))
 	ran := 0
 	for _, pol := range Policies() {
-		res, err := Lower(p, prof, Options{Policy: pol})
-		var refusal *Error
-		if errors.As(err, &refusal) && pol != Auto {
+		res, outs := lowerAndRun(t, p, prof, pol, dir)
+		if outs == nil {
 			continue
 		}
-		if err != nil {
-			t.Fatalf("%s: %v", pol, err)
-		}
 		if len(res.Modules) < 2 {
-			t.Fatalf("%s: %d modules, want the cut at native_layer_norm_1 to split the graph", pol, len(res.Modules))
-		}
-		prog, err := runtime.LoadArchive(res.Archive())
-		if err != nil {
-			t.Fatalf("%s: %v", pol, err)
-		}
-		outs, err := prog.Run(context.Background(), []value.Value{value.FromTensor(in0), value.FromTensor(in1)})
-		if err != nil {
-			t.Fatalf("%s: %v", pol, err)
-		}
-		if _, err := tensor.AllClose(outs[0].Tensor(), want, 1e-4, 1e-5); err != nil {
-			t.Errorf("%s: %v", pol, err)
+			t.Errorf("%s: %d modules, want the cut at native_layer_norm_1 to split the graph", pol, len(res.Modules))
 		}
 		ran++
 	}
