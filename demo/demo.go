@@ -245,20 +245,53 @@ func measure(ctx context.Context, p *runtime.Program, inputs []value.Value, want
 			return t
 		}
 		if i == 0 {
-			for j := range want {
-				got, err := runtime.OutputTensor(outs[j])
-				if err != nil {
-					t.Err = err.Error()
-					return t
-				}
-				d, _ := tensor.AllClose(got, want[j], 1e-4, 1e-5)
-				t.MaxAbsDiff = math.Max(t.MaxAbsDiff, d.MaxAbs)
+			if t.MaxAbsDiff, err = compareWithPyTorch(outs, want); err != nil {
+				t.Err = err.Error()
+				return t
 			}
 		}
 	}
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	t.Median = times[len(times)/2]
 	return t
+}
+
+// compareWithPyTorch compares a run's outputs with PyTorch's (rtol 1e-4,
+// atol 1e-5): the largest difference, and an error for the first output
+// that is missing, of another dtype or shape, NaN where PyTorch has a
+// number, or outside tolerance. Any of these makes the distance +Inf or
+// larger than the tolerance, never 0.
+func compareWithPyTorch(outs []value.Value, want []*tensor.Tensor) (float64, error) {
+	if len(outs) != len(want) {
+		return math.Inf(1), fmt.Errorf("%d outputs, PyTorch has %d", len(outs), len(want))
+	}
+	maxAbs := 0.0
+	var first error
+	for j := range want {
+		got, err := runtime.OutputTensor(outs[j])
+		if err != nil {
+			return math.Inf(1), fmt.Errorf("output %d: %w", j, err)
+		}
+		d, err := tensor.AllClose(got, want[j], 1e-4, 1e-5)
+		maxAbs = math.Max(maxAbs, d.MaxAbs)
+		if err != nil && first == nil {
+			first = fmt.Errorf("output %d differs from PyTorch: %w", j, err)
+		}
+	}
+	return maxAbs, first
+}
+
+// Err is the first run that did not reproduce PyTorch's output, or nil.
+func (r *Result) Err() error {
+	if r.Original.Err != "" {
+		return fmt.Errorf("the original program: %s", r.Original.Err)
+	}
+	for _, pr := range r.Policies {
+		if pr.Refusal == "" && pr.Timing.Err != "" {
+			return fmt.Errorf("lowered with policy %s: %s", pr.Policy, pr.Timing.Err)
+		}
+	}
+	return nil
 }
 
 // WriteHTML writes the demo as one page: the story as text, then the

@@ -23,6 +23,9 @@ func TestDemo(t *testing.T) {
 	if !strings.Contains(r.Naive.RunError, "contract of tensor-only violated") || !strings.Contains(r.Naive.RunError, "sym_size_int_24") {
 		t.Errorf("naive cut ran or failed unclearly: %q", r.Naive.RunError)
 	}
+	if err := r.Err(); err != nil {
+		t.Error(err)
+	}
 	if r.Original.Err != "" || r.Original.MaxAbsDiff > 1e-4 {
 		t.Errorf("original: %+v", r.Original)
 	}

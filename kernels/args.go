@@ -136,3 +136,68 @@ func checkDevice(args []value.Value, i int) error {
 }
 
 func wrapDim(d, ndim int) (int, error) { return tensor.WrapDim(d, ndim) }
+
+// checkFits refuses a scalar that dtype dt cannot hold, as ATen's
+// Scalar::to (c10::checked_convert) does when an op stores a fill value:
+// integers out of range (negative ones may wrap into an unsigned type if
+// their magnitude fits), NaN or Inf into an integer, a finite float beyond
+// a float type's range. Anything fits a bool. v may be a 0-d tensor.
+func checkFits(v value.Value, dt tensor.DType) error {
+	if t := v.Tensor(); t != nil {
+		if t.Numel() != 1 {
+			return nil
+		}
+		switch {
+		case t.DType() == tensor.Bool:
+			return nil
+		case t.DType().IsFloat():
+			v = value.FromDouble(t.Float64s()[0])
+		default:
+			v = value.FromInt(t.Int64s()[0])
+		}
+	}
+	if dt == tensor.Bool || v.Kind() == value.Bool {
+		return nil
+	}
+	lo, hi := dtypeRange(dt)
+	bad := false
+	if v.Kind() == value.Int {
+		i := v.Int()
+		switch {
+		case !dt.IsFloat() && lo == 0 && i < 0:
+			bad = float64(-i) > hi || i == math.MinInt64
+		case dt == tensor.Int64:
+		default:
+			bad = float64(i) < lo || float64(i) > hi
+		}
+	} else if f := v.Double(); !math.IsInf(f, 0) && f == f || !dt.IsFloat() {
+		bad = f != f || f < lo || f > hi
+	}
+	if bad {
+		return fmt.Errorf("value %s cannot be converted to type %v without overflow", v.String(), dt)
+	}
+	return nil
+}
+
+// dtypeRange is a dtype's lowest and largest finite value.
+func dtypeRange(dt tensor.DType) (float64, float64) {
+	switch dt {
+	case tensor.Uint8:
+		return 0, math.MaxUint8
+	case tensor.Int8:
+		return math.MinInt8, math.MaxInt8
+	case tensor.Int16:
+		return math.MinInt16, math.MaxInt16
+	case tensor.Int32:
+		return math.MinInt32, math.MaxInt32
+	case tensor.Int64:
+		return math.MinInt64, math.MaxInt64
+	case tensor.Float16:
+		return -65504, 65504
+	case tensor.BFloat16:
+		return -3.3895313892515355e38, 3.3895313892515355e38
+	case tensor.Float32:
+		return -math.MaxFloat32, math.MaxFloat32
+	}
+	return -math.MaxFloat64, math.MaxFloat64
+}

@@ -98,6 +98,9 @@ func tensorList(slot value.Value, n int) []*tensor.Tensor {
 // filled makes the op's result: a tensor of dtype dt and the given sizes,
 // every element v.
 func (c *Context) filled(out []value.Value, dt tensor.DType, sizes []int, v value.Value) error {
+	if err := checkFits(v, dt); err != nil {
+		return err
+	}
 	r, err := c.empty(dt, sizes)
 	if err != nil {
 		return err

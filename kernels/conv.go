@@ -121,6 +121,9 @@ func convolutionKernel(ctx *Context, args, out []value.Value) error {
 	if err != nil {
 		return err
 	}
+	if x.DType() == tensor.Float64 {
+		return convolution64(ctx, x, w, bias, res, conv2D{n, c, h, wd, o, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, groups}, out)
+	}
 	in, err := floatRows(ctx, x)
 	if err != nil {
 		return err
@@ -529,6 +532,9 @@ func maxPool2dKernel(ctx *Context, args, out []value.Value) error {
 	if err != nil {
 		return err
 	}
+	if x.DType() == tensor.Float64 {
+		return maxPool2d64(ctx, x, g, shape, out)
+	}
 	in, err := floatRows(ctx, x)
 	if err != nil {
 		return err
@@ -644,7 +650,7 @@ func avgPool2dKernel(ctx *Context, args, out []value.Value) error {
 	if err != nil {
 		return err
 	}
-	in, err := floatRows(ctx, x)
+	in, err := float64Rows(ctx, x)
 	if err != nil {
 		return err
 	}
@@ -664,7 +670,7 @@ func avgPool2dKernel(ctx *Context, args, out []value.Value) error {
 				s := 0.0
 				for i := hs; i < he; i++ {
 					for j := ws; j < we; j++ {
-						s += float64(src[i*g.w+j])
+						s += src[i*g.w+j]
 					}
 				}
 				div := poolSize
@@ -706,7 +712,7 @@ func adaptiveAvgPool2dKernel(ctx *Context, args, out []value.Value) error {
 	}
 	h, w := x.Size(-2), x.Size(-1)
 	planes := x.Numel() / max(h*w, 1)
-	in, err := floatRows(ctx, x)
+	in, err := float64Rows(ctx, x)
 	if err != nil {
 		return err
 	}
@@ -720,7 +726,7 @@ func adaptiveAvgPool2dKernel(ctx *Context, args, out []value.Value) error {
 				s := 0.0
 				for i := hs; i < he; i++ {
 					for j := ws; j < we; j++ {
-						s += float64(src[i*w+j])
+						s += src[i*w+j]
 					}
 				}
 				vals = append(vals, s/float64(max((he-hs)*(we-ws), 1)))

@@ -25,7 +25,8 @@ func init() {
 	register(fullKernel, "aten.full.default")
 	register(filledKernel(0, false), "aten.zeros.default")
 	register(filledKernel(1, false), "aten.ones.default")
-	register(filledKernel(0, false), "aten.empty.memory_format", "aten.empty_permuted.default")
+	register(filledKernel(0, false), "aten.empty.memory_format")
+	register(emptyPermutedKernel, "aten.empty_permuted.default")
 	register(filledKernel(0, true), "aten.zeros_like.default", "aten.empty_like.default")
 	register(filledKernel(1, true), "aten.ones_like.default")
 	register(fullLikeKernel, "aten.full_like.default")
@@ -252,21 +253,35 @@ func arangeKernel(startArg, endArg, stepArg, dtypeArg int) Kernel {
 		if err := checkDevice(args, dtypeArg+2); err != nil {
 			return err
 		}
-		s, e, st := start.Double(), end.Double(), step.Double()
-		if st == 0 {
-			return errorf("step must be nonzero")
+		if dt == tensor.Bool {
+			return dtypeErr("arange", dt)
 		}
+		s, e, st := start.Double(), end.Double(), step.Double()
 		if math.IsInf(s, 0) || math.IsInf(e, 0) || s != s || e != e {
 			return errorf("unsupported range: %v -> %v", s, e)
 		}
-		if (st > 0 && e < s) || (st < 0 && e > s) {
+		// Integer dtypes compute in int64 from the truncated bounds (ATen's
+		// acc_type); only int64 also sizes the result from them.
+		xs, xe, xst := s, e, st
+		if !dt.IsFloat() {
+			xs, xe, xst = math.Trunc(s), math.Trunc(e), math.Trunc(st)
+		}
+		if xst == 0 {
+			return errorf("step must be nonzero")
+		}
+		if (xst > 0 && xe < xs) || (xst < 0 && xe > xs) {
 			return errorf("upper bound and larger bound inconsistent with step sign")
 		}
 		var n float64
-		if dt.IsFloat() || def != tensor.Int64 {
-			n = math.Ceil((e - s) / st)
+		if dt == tensor.Int64 {
+			a, b, c := int64(xs), int64(xe), int64(xst)
+			sgn := int64(1)
+			if c < 0 {
+				sgn = -1
+			}
+			n = float64((b - a + c - sgn) / c)
 		} else {
-			n = math.Ceil(float64(end.Int()-start.Int()) / float64(step.Int()))
+			n = math.Ceil((e - s) / st)
 		}
 		if n > 1<<40 {
 			return errorf("arange of %g elements is too large", n)
@@ -276,20 +291,22 @@ func arangeKernel(startArg, endArg, stepArg, dtypeArg int) Kernel {
 		if err != nil {
 			return err
 		}
-		switch dt {
-		case tensor.Int64:
-			d := tensor.Data[int64](r)[:sizes[0]]
-			si, sti := scalarInt(start), scalarInt(step)
-			if def != tensor.Int64 {
-				for i := range d {
-					d[i] = int64(s + st*float64(i))
-				}
-			} else {
-				for i := range d {
-					d[i] = si + sti*int64(i)
-				}
+		switch {
+		case !dt.IsFloat():
+			si, sti := int64(xs), int64(xst)
+			switch dt {
+			case tensor.Int64:
+				arangeInts(tensor.Data[int64](r)[:sizes[0]], si, sti)
+			case tensor.Int32:
+				arangeInts(tensor.Data[int32](r)[:sizes[0]], si, sti)
+			case tensor.Int16:
+				arangeInts(tensor.Data[int16](r)[:sizes[0]], si, sti)
+			case tensor.Int8:
+				arangeInts(tensor.Data[int8](r)[:sizes[0]], si, sti)
+			case tensor.Uint8:
+				arangeInts(tensor.Data[uint8](r)[:sizes[0]], si, sti)
 			}
-		case tensor.Float32:
+		case dt == tensor.Float32:
 			d := tensor.Data[float32](r)[:sizes[0]]
 			for i := range d {
 				d[i] = float32(s + st*float64(i))
@@ -301,6 +318,13 @@ func arangeKernel(startArg, endArg, stepArg, dtypeArg int) Kernel {
 		}
 		out[0] = value.FromTensor(r)
 		return nil
+	}
+}
+
+// arangeInts writes start + step*i, computed in int64 and wrapped into T.
+func arangeInts[T int64 | int32 | int16 | int8 | uint8](d []T, start, step int64) {
+	for i := range d {
+		d[i] = T(start + step*int64(i))
 	}
 }
 
@@ -343,15 +367,11 @@ func filledKernel(fill int64, like bool) Kernel {
 				return err
 			}
 		}
-		dtArg := 1
-		if args[0].Kind() == value.IntList && len(args) > 1 && args[1].Kind() == value.IntList {
-			dtArg = 2 // empty_permuted(size, physical_layout, ...)
-		}
-		dt, err := argDType(args, dtArg, "dtype", def)
+		dt, err := argDType(args, 1, "dtype", def)
 		if err != nil {
 			return err
 		}
-		if err := checkDevice(args, dtArg+2); err != nil {
+		if err := checkDevice(args, 3); err != nil {
 			return err
 		}
 		return ctx.filled(out, dt, size, value.FromInt(fill))
@@ -414,11 +434,62 @@ func newFullKernel(ctx *Context, args, out []value.Value) error {
 	return ctx.filled(out, dt, size, v)
 }
 
-// emptyStridedKernel returns a contiguous tensor of the requested sizes;
-// contents are unspecified anyway, and every consumer reads logically.
+// emptyStridedKernel returns a zeroed tensor with the requested sizes and
+// strides (a program may read its layout back).
 func emptyStridedKernel(ctx *Context, args, out []value.Value) error {
-	var buf [8]int
+	var buf, sbuf [8]int
 	size, err := argInts(args, 0, "size", buf[:0])
+	if err != nil {
+		return err
+	}
+	strides, err := argInts(args, 1, "stride", sbuf[:0])
+	if err != nil {
+		return err
+	}
+	if len(strides) != len(size) {
+		return errorf("%d strides for %d sizes", len(strides), len(size))
+	}
+	dt, err := argDType(args, 2, "dtype", DefaultFloat)
+	if err != nil {
+		return err
+	}
+	need := 1
+	for d, s := range size {
+		if s < 0 || strides[d] < 0 {
+			return errorf("negative size or stride: size %v, stride %v", append([]int(nil), size...), append([]int(nil), strides...))
+		}
+		if s == 0 {
+			need = 0
+			break
+		}
+		if strides[d] > 0 && s-1 > (1<<40)/strides[d] {
+			return errorf("size %v with stride %v is too large", append([]int(nil), size...), append([]int(nil), strides...))
+		}
+		need += (s - 1) * strides[d]
+	}
+	flat, err := ctx.Pool.Zeros(dt, []int{need})
+	if err != nil {
+		return err
+	}
+	r := ctx.header()
+	if _, err := r.AsStrided(flat, size, strides, 0); err != nil {
+		ctx.Pool.Release(flat)
+		return err
+	}
+	ctx.Pool.Release(flat)
+	out[0] = value.FromTensor(r)
+	return nil
+}
+
+// emptyPermutedKernel is empty_permuted(size, physical_layout): zeros laid
+// out in memory in physical_layout's order of dims, seen in size's order.
+func emptyPermutedKernel(ctx *Context, args, out []value.Value) error {
+	var buf, lbuf [8]int
+	size, err := argInts(args, 0, "size", buf[:0])
+	if err != nil {
+		return err
+	}
+	layout, err := argInts(args, 1, "physical_layout", lbuf[:0])
 	if err != nil {
 		return err
 	}
@@ -426,10 +497,30 @@ func emptyStridedKernel(ctx *Context, args, out []value.Value) error {
 	if err != nil {
 		return err
 	}
-	r, err := ctx.Pool.Zeros(dt, size)
+	if err := checkDevice(args, 4); err != nil {
+		return err
+	}
+	if len(layout) != len(size) {
+		return errorf("physical_layout %v does not match size %v", append([]int(nil), layout...), append([]int(nil), size...))
+	}
+	phys, inv, seen := make([]int, len(size)), make([]int, len(size)), make([]bool, len(size))
+	for i, d := range layout {
+		if d < 0 || d >= len(size) || seen[d] {
+			return errorf("physical_layout %v is not a permutation of the dims", append([]int(nil), layout...))
+		}
+		seen[d] = true
+		phys[i], inv[d] = size[d], i
+	}
+	flat, err := ctx.Pool.Zeros(dt, phys)
 	if err != nil {
 		return err
 	}
+	r := ctx.header()
+	if _, err := r.Permute(flat, inv); err != nil {
+		ctx.Pool.Release(flat)
+		return err
+	}
+	ctx.Pool.Release(flat)
 	out[0] = value.FromTensor(r)
 	return nil
 }

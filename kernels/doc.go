@@ -54,9 +54,17 @@
 // and rounded, as ATen's opmath does. Reductions (sum, mean, layer/batch
 // norm statistics) of float32 accumulate in float64, which is at least as
 // accurate as ATen's float32 cascade summation; softmax denominators add
-// float32 partial sums of at most 32 terms in float64. Results agree with
-// PyTorch to a few ULP, not bitwise. Integer arithmetic wraps as in C++.
-// Matrix products call gemm.Sgemm/Dgemm.
+// float32 partial sums of at most 32 terms in float64. float64 tensors
+// compute in float64 throughout (softmax, every norm, convolution,
+// cumulative sums). Results agree with PyTorch to a few ULP, not bitwise.
+// Integer arithmetic wraps as in C++. Matrix products call
+// gemm.Sgemm/Dgemm.
+//
+// testdata/golden.json.gz proves every registered kernel against PyTorch
+// for each of the ten dtypes: where PyTorch computes a value the kernel
+// computes the same one (or refuses, listed as unclaimed in the test),
+// where PyTorch refuses the kernel refuses. TestGoldenCoverage fails for a
+// kernel without cases.
 //
 // The float32 loops of the hot kernels (elementwise arithmetic, exp, tanh,
 // gelu, softmax, layer norm) run through package kernels/internal/vec:

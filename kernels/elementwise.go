@@ -65,8 +65,8 @@ func binary(ctx *Context, op binOp, a, b, alpha value.Value) (*tensor.Tensor, er
 		if common.IsFloat() {
 			return nil, dtypeErr("bitwise operation", common)
 		}
-	case common == tensor.Bool && (op == opSub):
-		return nil, fmt.Errorf("subtraction, the `-` operator, with two bool tensors is not supported; use the `^` or `logical_xor()` operator instead")
+	case op == opSub && (isBoolOperand(a) || isBoolOperand(b)):
+		return nil, fmt.Errorf("subtraction, the `-` operator, with a bool tensor is not supported; use the `^` or `logical_xor()` operator, or `~` to invert a mask")
 	case common == tensor.Bool && (op == opDivTrunc || op == opDivFloor || op == opRemainder || op == opFmod || op == opPow):
 		return nil, dtypeErr("this op", tensor.Bool)
 	}
@@ -113,6 +113,14 @@ func binary(ctx *Context, op binOp, a, b, alpha value.Value) (*tensor.Tensor, er
 		return nil, err
 	}
 	return out, nil
+}
+
+// isBoolOperand reports a bool tensor or a Python bool.
+func isBoolOperand(v value.Value) bool {
+	if t := v.Tensor(); t != nil {
+		return t.DType() == tensor.Bool
+	}
+	return v.Kind() == value.Bool
 }
 
 var scalarShape = []int{}

@@ -623,13 +623,11 @@ func readCase(t testing.TB, dir string) (ins, outs []value.Value) {
 }
 
 // runFixture executes every reference case of a model and compares with
-// PyTorch's outputs (rtol 1e-4, atol 1e-5).
-func runFixture(t *testing.T, model string) {
+// PyTorch's outputs (rtol 1e-4, atol 1e-5), each one; it returns how many
+// cases it compared.
+func runFixture(t *testing.T, model string) int {
 	p := loadProgram(t, fixtures.Model(model))
-	cases, _ := filepath.Glob(filepath.Join(fixtures.ModelDir(model), "io", "case*"))
-	if len(cases) == 0 {
-		t.Fatal("no cases")
-	}
+	cases := fixtures.Cases(model)
 	state := map[string]*tensor.Tensor{}
 	in := &interp{ctx: kernels.NewContext(), env: map[string]value.Value{}}
 	for _, c := range cases {
@@ -659,15 +657,25 @@ func runFixture(t *testing.T, model string) {
 				}
 			}
 		}
+		if u != len(want) {
+			t.Errorf("%s: compared %d outputs of the %d references", filepath.Base(c), u, len(want))
+		}
 	}
+	return len(cases)
 }
 
 func TestFixturesMatchPyTorch(t *testing.T) {
+	models, cases, skipped := 0, 0, 0
 	for _, m := range fixtures.Models() {
 		if testing.Short() && m == "gpt2_l12" {
+			skipped += len(fixtures.Cases(m))
 			continue
 		}
-		t.Run(m, func(t *testing.T) { runFixture(t, m) })
+		t.Run(m, func(t *testing.T) { cases += runFixture(t, m) })
+		models++
+	}
+	if models < fixtures.MinModels-1 || cases+skipped < fixtures.MinCases {
+		t.Errorf("ran %d models and %d cases (%d skipped); the fixtures have %d and %d", models, cases, skipped, fixtures.MinModels, fixtures.MinCases)
 	}
 }
 

@@ -24,8 +24,9 @@ func elemBytes(dst []byte, dstOff int, src []byte, srcOff, size int) {
 	copy(dst[dstOff*size:dstOff*size+size], src[srcOff*size:srcOff*size+size])
 }
 
-// intIndices reads an integer index tensor as ints, wrapping negatives
-// against size and checking bounds.
+// intIndices reads an integer index tensor as positions in [0, size), as
+// gather, scatter and index_select take them (negative ones are out of
+// bounds there; only advanced indexing wraps them).
 func intIndices(idx *tensor.Tensor, size int, what string) ([]int, error) {
 	return readIndices(make([]int, idx.Numel()), idx, size, what)
 }
@@ -39,21 +40,18 @@ func readIndices(buf []int, idx *tensor.Tensor, size int, what string) ([]int, e
 	var err error
 	switch idx.DType() {
 	case tensor.Int64:
-		err = addOffsetsOf(buf, tensor.Data[int64](idx), idx, size, 1)
+		err = addOffsetsOf(buf, tensor.Data[int64](idx), idx, size, 1, false)
 	case tensor.Int32:
-		err = addOffsetsOf(buf, tensor.Data[int32](idx), idx, size, 1)
+		err = addOffsetsOf(buf, tensor.Data[int32](idx), idx, size, 1, false)
 	case tensor.Int16:
-		err = addOffsetsOf(buf, tensor.Data[int16](idx), idx, size, 1)
+		err = addOffsetsOf(buf, tensor.Data[int16](idx), idx, size, 1, false)
 	case tensor.Int8:
-		err = addOffsetsOf(buf, tensor.Data[int8](idx), idx, size, 1)
+		err = addOffsetsOf(buf, tensor.Data[int8](idx), idx, size, 1, false)
 	default:
 		vals := idx.Int64s()
 		for i, v := range vals {
-			if v < -int64(size) || v >= int64(size) {
+			if v < 0 || v >= int64(size) {
 				return nil, errorf("index %d is out of bounds for dimension with size %d", v, size)
-			}
-			if v < 0 {
-				v += int64(size)
 			}
 			buf[i] = int(v)
 		}
@@ -237,18 +235,24 @@ func advanced(ctx *Context, self *tensor.Tensor, indices []*tensor.Tensor, shape
 func addIndexOffsets(boff []int, idx *tensor.Tensor, size, stride int) error {
 	switch idx.DType() {
 	case tensor.Int64:
-		return addOffsetsOf(boff, tensor.Data[int64](idx), idx, size, stride)
+		return addOffsetsOf(boff, tensor.Data[int64](idx), idx, size, stride, true)
 	case tensor.Int32:
-		return addOffsetsOf(boff, tensor.Data[int32](idx), idx, size, stride)
+		return addOffsetsOf(boff, tensor.Data[int32](idx), idx, size, stride, true)
 	case tensor.Int16:
-		return addOffsetsOf(boff, tensor.Data[int16](idx), idx, size, stride)
+		return addOffsetsOf(boff, tensor.Data[int16](idx), idx, size, stride, true)
 	case tensor.Int8:
-		return addOffsetsOf(boff, tensor.Data[int8](idx), idx, size, stride)
+		return addOffsetsOf(boff, tensor.Data[int8](idx), idx, size, stride, true)
 	}
 	return errorf("index must be an integer tensor, not %s", idx.Type())
 }
 
-func addOffsetsOf[T int64 | int32 | int16 | int8](boff []int, data []T, idx *tensor.Tensor, size, stride int) error {
+// addOffsetsOf adds index*stride for each index to boff; wrap admits
+// negative indices counted from the end.
+func addOffsetsOf[T int64 | int32 | int16 | int8](boff []int, data []T, idx *tensor.Tensor, size, stride int, wrap bool) error {
+	lo := int64(0)
+	if wrap {
+		lo = -int64(size)
+	}
 	var w tensor.Walk
 	w.Init(idx.Sizes())
 	w.Add(idx.Strides(), idx.Offset())
@@ -256,7 +260,7 @@ func addOffsetsOf[T int64 | int32 | int16 | int8](boff []int, data []T, idx *ten
 	for w.Next() {
 		for k := 0; k < w.Len; k++ {
 			v := int64(data[w.Off[0]+k*w.Step[0]])
-			if v < -int64(size) || v >= int64(size) {
+			if v < lo || v >= int64(size) {
 				return errorf("index %d is out of bounds for dimension with size %d", v, size)
 			}
 			if v < 0 {
@@ -367,17 +371,18 @@ func indexPutKernel(ctx *Context, args, out []value.Value) error {
 	if err := tensor.Copy(src, vals); err != nil {
 		return errorf("shape mismatch: value tensor of shape %v cannot be broadcast to indexing result of shape %v", vals.Sizes(), append([]int(nil), shape...))
 	}
-	sv := src.Float64s()
 	flat, _ := new(tensor.Tensor).AsStrided(res, []int{res.Storage().Len() / res.DType().Size()}, []int{1}, 0)
-	for i, o := range offs {
-		v := sv[i]
-		if acc {
-			v += flat.Float(o)
+	if self.DType().IsFloat() {
+		sv := src.Float64s()
+		for i, o := range offs {
+			v := sv[i]
+			if acc {
+				v += flat.Float(o)
+			}
+			flat.SetFloat(v, o)
 		}
-		flat.SetFloat(v, o)
-	}
-	if !self.DType().IsFloat() {
-		// Integer values went through float64; redo them exactly.
+	} else {
+		// Integers exactly, through int64 (wrapping as C++ does).
 		iv := src.Int64s()
 		for i, o := range offs {
 			v := iv[i]
@@ -564,6 +569,9 @@ func scatterKernel(useValue, add bool) Kernel {
 		if useValue {
 			v, err := argScalar(args, 3, "value")
 			if err != nil {
+				return err
+			}
+			if err := checkFits(v, self.DType()); err != nil {
 				return err
 			}
 			if src, err = ctx.temp(self.DType(), index.Sizes()); err != nil {

@@ -44,6 +44,102 @@ func affine(ctx *Context, t *tensor.Tensor, n int, name string) ([]float32, erro
 	return floatRows(ctx, t)
 }
 
+// float64Rows returns x as contiguous float64 (a temp when it is not):
+// float64 inputs normalise in float64, as ATen's double kernels do.
+func float64Rows(ctx *Context, x *tensor.Tensor) ([]float64, error) {
+	if x.DType() == tensor.Float64 && x.IsContiguous() {
+		return tensor.Contig[float64](x), nil
+	}
+	c, err := ctx.temp(tensor.Float64, x.Sizes())
+	if err != nil {
+		return nil, err
+	}
+	if err := tensor.Copy(c, x); err != nil {
+		return nil, err
+	}
+	return tensor.Contig[float64](c), nil
+}
+
+// affine64 is affine in float64.
+func affine64(ctx *Context, t *tensor.Tensor, n int, name string) ([]float64, error) {
+	if t == nil {
+		return nil, nil
+	}
+	if t.Numel() != n {
+		return nil, errorf("%s is %s but the normalized shape has %d elements", name, t.Type(), n)
+	}
+	return float64Rows(ctx, t)
+}
+
+// moments64 is the mean and biased variance of x, in two passes.
+func moments64(x []float64) (mean, variance float64) {
+	if len(x) == 0 {
+		return 0, 0
+	}
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	for _, v := range x {
+		variance += (v - mean) * (v - mean)
+	}
+	return mean, variance / float64(len(x))
+}
+
+// normalize64 writes (x - mean)*rstd, times g and plus b where given
+// (indexed by ch(i)).
+func normalize64(o, x []float64, mean, rstd float64, g, b []float64, ch func(int) int) {
+	for i, v := range x {
+		y := (v - mean) * rstd
+		if g != nil {
+			y *= g[ch(i)]
+		}
+		if b != nil {
+			y += b[ch(i)]
+		}
+		o[i] = y
+	}
+}
+
+func identity(i int) int { return i }
+
+// layerNorm64 is layerNormCore for float64 input.
+func layerNorm64(ctx *Context, x, w, b *tensor.Tensor, axis, n, rows int, eps float64) (out, mean, rstd *tensor.Tensor, err error) {
+	in, err := float64Rows(ctx, x)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	gw, err := affine64(ctx, w, n, "weight")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	gb, err := affine64(ctx, b, n, "bias")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ss := append([]int(nil), x.Sizes()[:axis]...)
+	for range x.Sizes()[axis:] {
+		ss = append(ss, 1)
+	}
+	if out, err = ctx.empty(tensor.Float64, x.Sizes()); err != nil {
+		return nil, nil, nil, err
+	}
+	if mean, err = ctx.empty(tensor.Float64, ss); err != nil {
+		return nil, nil, nil, err
+	}
+	if rstd, err = ctx.empty(tensor.Float64, ss); err != nil {
+		return nil, nil, nil, err
+	}
+	o, ms, rs := tensor.Contig[float64](out), tensor.Contig[float64](mean), tensor.Contig[float64](rstd)
+	for r := 0; r < rows; r++ {
+		row := in[r*n : (r+1)*n]
+		m, v := moments64(row)
+		ms[r], rs[r] = m, 1/math.Sqrt(v+eps)
+		normalize64(o[r*n:(r+1)*n], row, m, rs[r], gw, gb, identity)
+	}
+	return out, mean, rstd, nil
+}
+
 // layerNormCore normalises the trailing dims of x (N elements per row);
 // mean and rstd may be nil.
 func layerNormCore(ctx *Context, x *tensor.Tensor, normalized []int, w, b *tensor.Tensor, eps float64) (out, mean, rstd *tensor.Tensor, err error) {
@@ -60,6 +156,9 @@ func layerNormCore(ctx *Context, x *tensor.Tensor, normalized []int, w, b *tenso
 	rows := 1
 	for _, s := range x.Sizes()[:axis] {
 		rows *= s
+	}
+	if x.DType() == tensor.Float64 {
+		return layerNorm64(ctx, x, w, b, axis, n, rows, eps)
 	}
 	in, err := floatRows(ctx, x)
 	if err != nil {
@@ -218,6 +317,30 @@ func rmsNorm(ctx *Context, args, out []value.Value) error {
 		return dtypeErr("rms_norm", x.DType())
 	}
 	n := tensor.Numel(normalized)
+	if x.DType() == tensor.Float64 {
+		in, err := float64Rows(ctx, x)
+		if err != nil {
+			return err
+		}
+		g, err := affine64(ctx, w, n, "weight")
+		if err != nil {
+			return err
+		}
+		res, err := ctx.empty(tensor.Float64, x.Sizes())
+		if err != nil {
+			return err
+		}
+		o := tensor.Contig[float64](res)
+		for r := 0; n > 0 && r+n <= len(in); r += n {
+			ss := 0.0
+			for _, v := range in[r : r+n] {
+				ss += v * v
+			}
+			normalize64(o[r:r+n], in[r:r+n], 0, 1/math.Sqrt(ss/float64(n)+eps), g, nil, identity)
+		}
+		out[0] = value.FromTensor(res)
+		return nil
+	}
 	in, err := floatRows(ctx, x)
 	if err != nil {
 		return err
@@ -287,7 +410,7 @@ func batchNormEval(ctx *Context, x, w, b, mean, variance *tensor.Tensor, eps flo
 	}
 	c := x.Size(1)
 	var stats [4][]float64
-	buf := ctx.scratchF64(4 * c)
+	buf := ctx.scratchF64(6 * c)
 	for i, t := range [...]*tensor.Tensor{w, b, mean, variance} {
 		if t == nil {
 			continue
@@ -300,6 +423,7 @@ func batchNormEval(ctx *Context, x, w, b, mean, variance *tensor.Tensor, eps flo
 	}
 	ab := ctx.scratchF32(2 * c)
 	alpha, beta := ab[:c], ab[c:]
+	alpha64, beta64 := buf[4*c:5*c], buf[5*c:]
 	for ch := 0; ch < c; ch++ {
 		m, v := 0.0, 1.0
 		if stats[2] != nil {
@@ -317,6 +441,27 @@ func batchNormEval(ctx *Context, x, w, b, mean, variance *tensor.Tensor, eps flo
 			bb += stats[1][ch]
 		}
 		alpha[ch], beta[ch] = float32(a), float32(bb)
+		alpha64[ch], beta64[ch] = a, bb
+	}
+	inner := 1
+	for _, s := range x.Sizes()[2:] {
+		inner *= s
+	}
+	if x.DType() == tensor.Float64 {
+		in, err := float64Rows(ctx, x)
+		if err != nil {
+			return nil, err
+		}
+		out, err := ctx.empty(tensor.Float64, x.Sizes())
+		if err != nil {
+			return nil, err
+		}
+		o := tensor.Contig[float64](out)
+		for i, v := range in {
+			ch := i / max(inner, 1) % c
+			o[i] = v*alpha64[ch] + beta64[ch]
+		}
+		return out, nil
 	}
 	in, err := floatRows(ctx, x)
 	if err != nil {
@@ -333,10 +478,6 @@ func batchNormEval(ctx *Context, x, w, b, mean, variance *tensor.Tensor, eps flo
 		}
 	}
 	o := tensor.Contig[float32](dstT)
-	inner := 1
-	for _, s := range x.Sizes()[2:] {
-		inner *= s
-	}
 	for i := 0; i*inner < len(in) && inner > 0; i++ {
 		ch := i % c
 		a, bb := alpha[ch], beta[ch]
@@ -452,6 +593,9 @@ func groupNorm(ctx *Context, args, out []value.Value) error {
 	if g <= 0 || c%g != 0 || n*c*hw != x.Numel() || !x.DType().IsFloat() {
 		return errorf("input %s does not match N=%d C=%d HxW=%d group=%d", x.Type(), n, c, hw, g)
 	}
+	if x.DType() == tensor.Float64 {
+		return groupNorm64(ctx, x, w, b, n, c, hw, g, eps, out)
+	}
 	in, err := floatRows(ctx, x)
 	if err != nil {
 		return err
@@ -515,6 +659,46 @@ func groupNorm(ctx *Context, args, out []value.Value) error {
 	}
 	writeFloats(mt, means)
 	writeFloats(rt, rstds)
+	out[0], out[1], out[2] = value.FromTensor(res), value.FromTensor(mt), value.FromTensor(rt)
+	return nil
+}
+
+// groupNorm64 is groupNorm for float64 input.
+func groupNorm64(ctx *Context, x, w, b *tensor.Tensor, n, c, hw, g int, eps float64, out []value.Value) error {
+	in, err := float64Rows(ctx, x)
+	if err != nil {
+		return err
+	}
+	gw, err := affine64(ctx, w, c, "weight")
+	if err != nil {
+		return err
+	}
+	gb, err := affine64(ctx, b, c, "bias")
+	if err != nil {
+		return err
+	}
+	stat := [2]int{n, g}
+	res, err := ctx.empty(tensor.Float64, x.Sizes())
+	if err != nil {
+		return err
+	}
+	mt, err := ctx.empty(tensor.Float64, stat[:])
+	if err != nil {
+		return err
+	}
+	rt, err := ctx.empty(tensor.Float64, stat[:])
+	if err != nil {
+		return err
+	}
+	o, ms, rs := tensor.Contig[float64](res), tensor.Contig[float64](mt), tensor.Contig[float64](rt)
+	per := c / g * hw
+	for i := 0; i < n*g; i++ {
+		block := in[i*per : (i+1)*per]
+		m, v := moments64(block)
+		ms[i], rs[i] = m, 1/math.Sqrt(v+eps)
+		first := (i % g) * (c / g)
+		normalize64(o[i*per:(i+1)*per], block, m, rs[i], gw, gb, func(j int) int { return first + j/max(hw, 1) })
+	}
 	out[0], out[1], out[2] = value.FromTensor(res), value.FromTensor(mt), value.FromTensor(rt)
 	return nil
 }

@@ -451,6 +451,9 @@ func argKernel(isMax bool) Kernel {
 		if err != nil {
 			return err
 		}
+		if x.DType() == tensor.Bool {
+			return dtypeErr("argmax/argmin", x.DType())
+		}
 		keep, err := argBool(args, 2, "keepdim")
 		if err != nil {
 			return err
@@ -512,7 +515,11 @@ func boolReduce(isAny bool, dimArg, keepArg int) Kernel {
 		if err != nil {
 			return err
 		}
-		res, err := floatReduce(ctx, x, mask, keep, tensor.Bool, func(row []float64) float64 {
+		outDT := tensor.Bool
+		if x.DType() == tensor.Uint8 {
+			outDT = tensor.Uint8 // ATen keeps uint8 for any/all
+		}
+		res, err := floatReduce(ctx, x, mask, keep, outDT, func(row []float64) float64 {
 			for _, v := range row {
 				if (v != 0) == isAny {
 					return b2f(isAny)
@@ -697,9 +704,7 @@ func logsumexpKernel(ctx *Context, args, out []value.Value) error {
 			if len(row) == 0 {
 				return math.Inf(-1)
 			}
-			if m != m || m > 0 {
-				return m
-			}
+			return m // NaN, +Inf, or -Inf when every term is -Inf
 		}
 		s := 0.0
 		for _, v := range row {
@@ -714,9 +719,11 @@ func logsumexpKernel(ctx *Context, args, out []value.Value) error {
 	return nil
 }
 
-// cumKernel is cumsum/cumprod along dim; integer inputs accumulate in int64.
+// cumKernel is cumsum/cumprod along dim. As ATen's acc_type on the CPU,
+// floats accumulate in float64 and integers in int64, each output rounded.
 func cumKernel(prod bool) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
+		defer ctx.releaseTemps()
 		x, err := argTensor(args, 0, "self")
 		if err != nil {
 			return err
@@ -737,38 +744,38 @@ func cumKernel(prod bool) Kernel {
 		if err != nil {
 			return err
 		}
+		if dt == tensor.Bool {
+			return dtypeErr("cumsum", dt)
+		}
 		res, err := ctx.empty(dt, x.Sizes())
 		if err != nil {
 			return err
 		}
-		if err := tensor.Copy(res, x); err != nil {
+		work, acc := res, tensor.Int64
+		if dt.IsFloat() {
+			acc = tensor.Float64
+		}
+		if acc != dt {
+			if work, err = ctx.temp(acc, x.Sizes()); err != nil {
+				return err
+			}
+		}
+		if err := tensor.Copy(work, x); err != nil {
 			return err
 		}
 		if x.Dim() == 0 || x.Numel() == 0 {
 			out[0] = value.FromTensor(res)
-			return nil
+			return tensor.Copy(res, work)
 		}
 		size := x.Size(d)
-		stride := res.Strides()[d]
-		outer := res.Numel() / size
+		stride := work.Strides()[d]
+		outer := work.Numel() / size
 		// Visit each line along d: lines start at offsets with index 0 in d.
 		for o := 0; o < outer; o++ {
 			base := (o/stride)*stride*size + o%stride
-			switch dt {
-			case tensor.Float32:
-				v := tensor.Data[float32](res)
-				acc := float32(v[base])
-				for i := 1; i < size; i++ {
-					p := base + i*stride
-					if prod {
-						acc *= v[p]
-					} else {
-						acc += v[p]
-					}
-					v[p] = acc
-				}
+			switch work.DType() {
 			case tensor.Int64:
-				v := tensor.Data[int64](res)
+				v := tensor.Data[int64](work)
 				acc := v[base]
 				for i := 1; i < size; i++ {
 					p := base + i*stride
@@ -780,7 +787,7 @@ func cumKernel(prod bool) Kernel {
 					v[p] = acc
 				}
 			case tensor.Float64:
-				v := tensor.Data[float64](res)
+				v := tensor.Data[float64](work)
 				acc := v[base]
 				for i := 1; i < size; i++ {
 					p := base + i*stride
@@ -791,11 +798,12 @@ func cumKernel(prod bool) Kernel {
 					}
 					v[p] = acc
 				}
-			default:
-				return dtypeErr("cumsum", dt)
 			}
 		}
 		out[0] = value.FromTensor(res)
+		if work != res {
+			return tensor.Copy(res, work)
+		}
 		return nil
 	}
 }

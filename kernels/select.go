@@ -23,7 +23,7 @@ func init() {
 // (either may be a scalar); the output dtype is outDT.
 func where(ctx *Context, cond *tensor.Tensor, a, b value.Value, outDT tensor.DType) (*tensor.Tensor, error) {
 	defer ctx.releaseTemps()
-	if cond.DType() != tensor.Bool && cond.DType() != tensor.Uint8 {
+	if cond.DType() != tensor.Bool {
 		return nil, errorf("where expected condition to be a boolean tensor, but got a tensor with dtype %v", cond.DType())
 	}
 	var sb, tb [8]int
@@ -45,7 +45,7 @@ func where(ctx *Context, cond *tensor.Tensor, a, b value.Value, outDT tensor.DTy
 			}
 			if t != nil {
 				err = tensor.Copy(c, t)
-			} else {
+			} else if err = checkFits(v, outDT); err == nil {
 				fillScalar(c, v)
 			}
 			if err != nil {
@@ -69,10 +69,7 @@ func where(ctx *Context, cond *tensor.Tensor, a, b value.Value, outDT tensor.DTy
 	if err := w.Err(); err != nil {
 		return nil, err
 	}
-	c := tensor.Data[uint8](cond)
-	if cond.DType() == tensor.Bool {
-		c = boolBytes(cond)
-	}
+	c := boolBytes(cond)
 	switch outDT.Size() {
 	case 4:
 		whereRows(&w, c, words32(res), words32(ops[0]), words32(ops[1]))
@@ -163,6 +160,9 @@ func maskedFillKernel(ctx *Context, args, out []value.Value) error {
 	if mask.DType() != tensor.Bool {
 		return errorf("masked_fill only supports boolean masks, but got mask with dtype %v", mask.DType())
 	}
+	if err := checkFits(v, self.DType()); err != nil {
+		return err
+	}
 	var sb [8]int
 	if shape, err := broadcastShapes(sb[:0], self.Sizes(), mask.Sizes()); err != nil || !tensor.EqualInts(shape, self.Sizes()) {
 		return errorf("mask %s cannot be broadcast to self %s", mask.Type(), self.Type())
@@ -188,6 +188,9 @@ func clampWith(ctx *Context, x value.Value, lo, hi value.Value) (*tensor.Tensor,
 	if !hi.IsNone() {
 		rt = PromoteTypes(rt, ResultType(x, hi))
 	}
+	if rt == tensor.Bool && !lo.IsNone() && !hi.IsNone() {
+		return nil, dtypeErr("clamp", rt) // ATen's clamp kernel; one bound is maximum or minimum
+	}
 	cur := x
 	var last *tensor.Tensor
 	for i, bound := range []value.Value{lo, hi} {
@@ -197,6 +200,11 @@ func clampWith(ctx *Context, x value.Value, lo, hi value.Value) (*tensor.Tensor,
 		op := opMaximum
 		if i == 1 {
 			op = opMinimum
+		}
+		if bound.Tensor() == nil {
+			if err := checkFits(bound, rt); err != nil {
+				return nil, err
+			}
 		}
 		r, err := binary(ctx, op, cur, bound, one)
 		if err != nil {
@@ -281,6 +289,12 @@ func hardtanhKernel(ctx *Context, args, out []value.Value) error {
 	if err != nil {
 		return err
 	}
+	if x.DType() == tensor.Bool {
+		return dtypeErr("hardtanh", x.DType())
+	}
+	if x.DType() == tensor.Uint8 && (args[1].Double() < 0 || args[2].Double() < 0) {
+		return errorf("cannot do hardtanh on an unsigned type with negative limits")
+	}
 	r, err := clampWith(ctx, args[0], args[1], args[2])
 	if err != nil {
 		return err
@@ -323,12 +337,16 @@ func leakyReluKernel(ctx *Context, args, out []value.Value) error {
 	if err != nil {
 		return err
 	}
-	s := float32(slope.Double())
+	s := slope.Double()
+	f32 := x.DType() != tensor.Float64 // float32 opmath for f32, f16, bf16
 	r, err := mapFloat(ctx, x, func(v float64) float64 {
 		if v > 0 {
 			return v
 		}
-		return float64(float32(v) * s)
+		if f32 {
+			return float64(float32(v) * float32(s))
+		}
+		return v * s
 	})
 	if err != nil {
 		return err

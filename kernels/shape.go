@@ -217,6 +217,9 @@ func constantPadKernel(ctx *Context, args, out []value.Value) error {
 	if err != nil {
 		return err
 	}
+	if err := checkFits(v, x.DType()); err != nil {
+		return err
+	}
 	if len(pad)%2 != 0 || len(pad)/2 > x.Dim() {
 		return errorf("length of pad must be even and at most twice the number of dimensions; got %d for %s", len(pad), x.Type())
 	}

@@ -51,7 +51,8 @@ func softmaxKernel(logSoftmax, safe, internal bool) Kernel {
 }
 
 // softmax works on rows along dim: the last dim reads in place; other
-// dims go through a transposed contiguous copy.
+// dims go through a transposed contiguous copy. A float64 result computes
+// in float64, every other in float32.
 func softmax(ctx *Context, x *tensor.Tensor, dim int, dt tensor.DType, logSoftmax, safe bool) (*tensor.Tensor, error) {
 	defer ctx.releaseTemps()
 	d, err := wrapDim(dim, x.Dim())
@@ -65,23 +66,27 @@ func softmax(ctx *Context, x *tensor.Tensor, dim int, dt tensor.DType, logSoftma
 	if x.Numel() == 0 {
 		return out, nil
 	}
+	work := tensor.Float32
+	if dt == tensor.Float64 {
+		work = tensor.Float64
+	}
 	last := max(x.Dim()-1, 0)
 	src, dst := x, out
 	if d != last {
 		// Move dim to the end, compute, and copy back through the same view.
 		t, _ := new(tensor.Tensor).Transpose(x, d, last)
-		if src, err = ctx.temp(tensor.Float32, t.Sizes()); err != nil {
+		if src, err = ctx.temp(work, t.Sizes()); err != nil {
 			return nil, err
 		}
 		if err := tensor.Copy(src, t); err != nil {
 			return nil, err
 		}
-		if dst, err = ctx.temp(tensor.Float32, t.Sizes()); err != nil {
+		if dst, err = ctx.temp(work, t.Sizes()); err != nil {
 			return nil, err
 		}
 	}
-	if src.DType() != tensor.Float32 || !src.IsContiguous() {
-		c, err := ctx.temp(tensor.Float32, src.Sizes())
+	if src.DType() != work || !src.IsContiguous() {
+		c, err := ctx.temp(work, src.Sizes())
 		if err != nil {
 			return nil, err
 		}
@@ -90,8 +95,8 @@ func softmax(ctx *Context, x *tensor.Tensor, dim int, dt tensor.DType, logSoftma
 		}
 		src = c
 	}
-	if dst.DType() != tensor.Float32 {
-		if dst, err = ctx.temp(tensor.Float32, src.Sizes()); err != nil {
+	if dst.DType() != work {
+		if dst, err = ctx.temp(work, src.Sizes()); err != nil {
 			return nil, err
 		}
 	}
@@ -99,8 +104,12 @@ func softmax(ctx *Context, x *tensor.Tensor, dim int, dt tensor.DType, logSoftma
 	if x.Dim() > 0 {
 		n = x.Size(d)
 	}
-	in, o := tensor.Contig[float32](src), tensor.Contig[float32](dst)
-	if !logSoftmax && !safe {
+	if work == tensor.Float64 {
+		in, o := tensor.Contig[float64](src), tensor.Contig[float64](dst)
+		for r := 0; r+n <= len(in) && n > 0; r += n {
+			softmaxRow64(o[r:r+n], in[r:r+n], logSoftmax, safe)
+		}
+	} else if in, o := tensor.Contig[float32](src), tensor.Contig[float32](dst); !logSoftmax && !safe {
 		if n > 0 {
 			vec.SoftmaxRows(o, in, n, len(in)/n, n, n)
 		}
@@ -135,6 +144,40 @@ func softmaxRow(o, x []float32, logSoftmax, safe bool) {
 		return
 	}
 	vec.MulScalar(o, o[:len(x)], float32(1/s))
+}
+
+// softmaxRow64 is softmaxRow in float64, as ATen's double kernel: the max,
+// exp(x - max) summed, then scaled by 1/sum (log: x - max - log(sum)).
+func softmaxRow64(o, x []float64, logSoftmax, safe bool) {
+	m := math.Inf(-1)
+	for _, v := range x {
+		if v > m || v != v {
+			m = v
+			if v != v {
+				break
+			}
+		}
+	}
+	if safe && math.IsInf(m, -1) {
+		clear(o[:len(x)])
+		return
+	}
+	s := 0.0
+	for i, v := range x {
+		o[i] = math.Exp(v - m)
+		s += o[i]
+	}
+	if logSoftmax {
+		ls := math.Log(s)
+		for i, v := range x {
+			o[i] = v - m - ls
+		}
+		return
+	}
+	r := 1 / s
+	for i := range x {
+		o[i] *= r
+	}
 }
 
 // ScaledMaskedSoftmax is softmax(x*scale + mask) over the last dim, for a

@@ -58,7 +58,8 @@ const (
 func (op unaryOp) intToFloat() bool { return op >= uExp }
 func (op unaryOp) floatOnly() bool  { return op >= uSilu }
 
-var unaryNames = map[unaryOp]string{uSilu: "silu", uGelu: "gelu", uGeluTanh: "gelu", uHardswish: "hardswish", uHardsigmoid: "hardsigmoid", uMish: "mish"}
+var unaryNames = map[unaryOp]string{uAbs: "abs", uRelu: "relu", uCeil: "ceil", uFloor: "floor", uRound: "round",
+	uTrunc: "trunc", uSilu: "silu", uGelu: "gelu", uGeluTanh: "gelu", uHardswish: "hardswish", uHardsigmoid: "hardsigmoid", uMish: "mish"}
 
 // f64Func is the float64 definition of each op, used for float64 tensors
 // and for float32 ops without a hand-written loop.
@@ -83,7 +84,7 @@ func f64Func(op unaryOp) func(float64) float64 {
 			case x < 0:
 				return -1
 			}
-			return x // 0 or NaN
+			return 0 // 0, -0 and NaN, as ATen's (0 < x) - (x < 0)
 		}
 	case uCeil:
 		return math.Ceil
@@ -174,6 +175,8 @@ func unary(ctx *Context, op unaryOp, x *tensor.Tensor) (*tensor.Tensor, error) {
 			outDT = DefaultFloat
 		case dt == tensor.Bool && op == uNeg:
 			return nil, dtypeErr("negation, the `-` operator, on a bool tensor", dt)
+		case dt == tensor.Bool && op != uSign:
+			return nil, dtypeErr(unaryNames[op], dt)
 		}
 	}
 	out, err := ctx.empty(outDT, x.Sizes())
@@ -331,7 +334,7 @@ func unaryF64(op unaryOp, out, x *tensor.Tensor) {
 
 // unaryInt handles integer and bool inputs of ops that keep the dtype.
 func unaryInt(op unaryOp, out, x *tensor.Tensor) error {
-	if op == uCeil || op == uFloor || op == uRound || op == uTrunc || (x.DType() == tensor.Bool && (op == uAbs || op == uRelu)) {
+	if op == uCeil || op == uFloor || op == uRound || op == uTrunc {
 		return tensor.Copy(out, x)
 	}
 	// Rare path (integer neg/abs/relu/sign): go through int64.

@@ -5,12 +5,14 @@ import (
 	"math"
 )
 
-// Diff summarises how far got is from want.
+// Diff summarises how far got is from want. A dtype or shape mismatch, or
+// a NaN where the other has a number, is infinitely far: MaxAbs and MaxRel
+// are +Inf, so a caller that only prints the distance cannot show 0.
 type Diff struct {
 	MaxAbs   float64 // largest |got - want|
 	MaxRel   float64 // largest |got - want| / |want| over nonzero want
 	Worst    int     // logical index of the element furthest outside tolerance, or -1
-	Mismatch int     // elements outside tolerance
+	Mismatch int     // elements outside tolerance (all of them on a dtype or shape mismatch)
 }
 
 // AllClose compares element by element in logical order as torch.allclose
@@ -20,10 +22,14 @@ type Diff struct {
 // element outside tolerance.
 func AllClose(got, want *Tensor, rtol, atol float64) (Diff, error) {
 	d := Diff{Worst: -1}
-	if got.dtype != want.dtype {
-		return d, fmt.Errorf("dtype %v, want %v", got.dtype, want.dtype)
+	if got == nil || want == nil {
+		return Diff{MaxAbs: math.Inf(1), MaxRel: math.Inf(1), Worst: 0, Mismatch: 1}, fmt.Errorf("no tensor to compare")
 	}
-	if !got.SameShape(want) {
+	if got.dtype != want.dtype || !got.SameShape(want) {
+		d = Diff{MaxAbs: math.Inf(1), MaxRel: math.Inf(1), Worst: 0, Mismatch: max(Numel(got.sizes), Numel(want.sizes), 1)}
+		if got.dtype != want.dtype {
+			return d, fmt.Errorf("dtype %v, want %v", got.dtype, want.dtype)
+		}
 		return d, fmt.Errorf("shape %v, want %v", got.sizes, want.sizes)
 	}
 	exact := !want.dtype.IsFloat()
@@ -39,7 +45,7 @@ func AllClose(got, want *Tensor, rtol, atol float64) (Diff, error) {
 					d.Worst = i
 				}
 				d.Mismatch++
-				d.MaxAbs = math.Max(d.MaxAbs, math.Abs(float64(gi[i]-wi[i])))
+				d.MaxAbs = math.Max(d.MaxAbs, math.Abs(float64(gi[i])-float64(wi[i])))
 			}
 		}
 	} else {
@@ -52,6 +58,7 @@ func AllClose(got, want *Tensor, rtol, atol float64) (Diff, error) {
 					d.Mismatch++
 					d.Worst = i
 					worst = math.Inf(1)
+					d.MaxAbs, d.MaxRel = math.Inf(1), math.Inf(1)
 				}
 				continue
 			}
@@ -60,7 +67,13 @@ func AllClose(got, want *Tensor, rtol, atol float64) (Diff, error) {
 			}
 			e := math.Abs(a - b)
 			if math.IsInf(a, 0) || math.IsInf(b, 0) {
-				e = math.Inf(1)
+				// As torch.isclose: an infinity equals only itself.
+				d.Mismatch++
+				d.MaxAbs, d.MaxRel = math.Inf(1), math.Inf(1)
+				if worst < math.Inf(1) {
+					worst, d.Worst = math.Inf(1), i
+				}
+				continue
 			}
 			d.MaxAbs = math.Max(d.MaxAbs, e)
 			if b != 0 {
@@ -97,18 +110,26 @@ func Equal(got, want *Tensor) bool {
 	return err == nil
 }
 
-// MaxAbsDiff is the largest |a - b| over elements of same-shape tensors
-// (infinite when shapes differ).
+// MaxAbsDiff is the largest |a - b| over elements, as AllClose sees it:
+// NaN against NaN is no difference, NaN against a number (or infinities of
+// opposite signs) is +Inf, and so is a dtype or shape mismatch.
 func MaxAbsDiff(a, b *Tensor) float64 {
-	if !a.SameShape(b) {
+	if a == nil || b == nil || a.dtype != b.dtype || !a.SameShape(b) {
 		return math.Inf(1)
 	}
 	x, y := a.Float64s(), b.Float64s()
 	m := 0.0
 	for i := range x {
-		if e := math.Abs(x[i] - y[i]); e > m || math.IsNaN(e) {
-			m = e
+		if math.IsNaN(x[i]) || math.IsNaN(y[i]) {
+			if math.IsNaN(x[i]) != math.IsNaN(y[i]) {
+				return math.Inf(1)
+			}
+			continue
 		}
+		if x[i] == y[i] {
+			continue // equal infinities too
+		}
+		m = math.Max(m, math.Abs(x[i]-y[i]))
 	}
 	return m
 }

@@ -290,7 +290,49 @@ func TestAllClose(t *testing.T) {
 	if Equal(i, must(FromSlice([]int32{1, 2}, 2))) {
 		t.Error("dtype ignored")
 	}
-	if MaxAbsDiff(a, b) < 1e-4 {
+	if d := MaxAbsDiff(a, b); d < 9e-5 || d > 1.1e-4 || MaxAbsDiff(a, a) != 0 {
 		t.Error("MaxAbsDiff")
+	}
+}
+
+// TestAllCloseFailsLoudly: a dtype or shape mismatch, or a NaN against a
+// number, is an error and an infinite distance, never 0.
+func TestAllCloseFailsLoudly(t *testing.T) {
+	nan := float32(math.NaN())
+	inf := float32(math.Inf(1))
+	a := must(FromSlice([]float32{1, 2, 3}, 3))
+	for _, tc := range []struct {
+		name      string
+		got, want *Tensor
+	}{
+		{"nan got", must(FromSlice([]float32{1, nan, 3}, 3)), a},
+		{"nan want", a, must(FromSlice([]float32{nan, 2, 3}, 3))},
+		{"inf", must(FromSlice([]float32{1, 2, inf}, 3)), a},
+		{"opposite infinities", must(FromSlice([]float32{1, 2, -inf}, 3)), must(FromSlice([]float32{1, 2, inf}, 3))},
+		{"dtype", must(FromSlice([]float64{1, 2, 3}, 3)), a},
+		{"shape", must(FromSlice([]float32{1, 2, 3}, 3, 1)), a},
+		{"size", must(FromSlice([]float32{1, 2}, 2)), a},
+		{"int vs float", must(FromSlice([]int64{1, 2, 3}, 3)), a},
+		{"int", must(FromSlice([]int64{1, 2, 3}, 3)), must(FromSlice([]int64{1, 2, 4}, 3))},
+		{"bool", must(FromSlice([]bool{true, false}, 2)), must(FromSlice([]bool{true, true}, 2))},
+		{"nil", nil, a},
+	} {
+		d, err := AllClose(tc.got, tc.want, 1e-4, 1e-5)
+		if err == nil || d.Mismatch == 0 || d.MaxAbs == 0 {
+			t.Errorf("%s: AllClose = %+v, %v; want an error and a distance", tc.name, d, err)
+		}
+		if tc.name != "int" && tc.name != "bool" && !math.IsInf(d.MaxAbs, 1) {
+			t.Errorf("%s: MaxAbs %v, want +Inf", tc.name, d.MaxAbs)
+		}
+		if m := MaxAbsDiff(tc.got, tc.want); m == 0 || m != m {
+			t.Errorf("%s: MaxAbsDiff = %v", tc.name, m)
+		}
+		if tc.got != nil && Equal(tc.got, tc.want) {
+			t.Errorf("%s: Equal", tc.name)
+		}
+	}
+	both := must(FromSlice([]float32{nan, inf, -inf}, 3))
+	if d, err := AllClose(both, both, 0, 0); err != nil || d.MaxAbs != 0 || MaxAbsDiff(both, both) != 0 {
+		t.Errorf("NaN and infinities against themselves: %+v %v %v", d, err, MaxAbsDiff(both, both))
 	}
 }

@@ -29,7 +29,11 @@ func demoCmd() *cobra.Command {
 					return err
 				}
 			}
-			return r.WriteText(cmd.OutOrStdout())
+			if err := r.WriteText(cmd.OutOrStdout()); err != nil {
+				return err
+			}
+			// A run that does not reproduce PyTorch's output fails the command.
+			return r.Err()
 		},
 	}
 	cmd.Flags().StringVar(&htmlFile, "html", "", "also write the demo as an HTML page to `FILE`")

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/seam-rt/seam/fixtures"
+	"github.com/seam-rt/seam/npy"
+	"github.com/seam-rt/seam/tensor"
 )
 
 // seam runs the command line in process and returns what it printed and
@@ -109,6 +112,41 @@ func TestLowerThenRun(t *testing.T) {
 	_, _, err = seam(t, "run", low, "--input", bad, "--input", in1)
 	if err == nil || !strings.Contains(err.Error(), "bad.npy") {
 		t.Errorf("malformed npy: %v", err)
+	}
+}
+
+// TestRunExpectFailsLoudly: --expect fails (exit 1, MISMATCH) when an
+// expected output is NaN where the program computes numbers, and when the
+// folder holds an expected output the program does not produce.
+func TestRunExpectFailsLoudly(t *testing.T) {
+	caseDir := filepath.Join(fixtures.ModelDir("mlp"), "io", "case0")
+	ref, err := npy.ReadFile(filepath.Join(caseDir, "out_0.npy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := []string{"--input", filepath.Join(caseDir, "in_0.npy")}
+	nanDir, extraDir := t.TempDir(), t.TempDir()
+	nan, _ := tensor.Clone(ref)
+	for i := 0; i < nan.Numel(); i++ {
+		nan.SetFloat(math.NaN(), i/nan.Size(1), i%nan.Size(1))
+	}
+	for _, f := range []struct {
+		dir, name string
+		t         *tensor.Tensor
+	}{{nanDir, "out_0.npy", nan}, {extraDir, "out_0.npy", ref}, {extraDir, "out_1.npy", ref}} {
+		if err := npy.WriteFile(filepath.Join(f.dir, f.name), f.t); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, dir := range []string{nanDir, extraDir} {
+		out, code, err := seam(t, append([]string{"run", fixtures.Model("mlp"), "--expect", dir}, inputs...)...)
+		if code != 1 || !strings.Contains(out, "MISMATCH") {
+			t.Errorf("--expect %s: exit %d, %v\n%s", filepath.Base(dir), code, err, out)
+		}
+	}
+	out := mustSeam(t, append([]string{"run", fixtures.Model("mlp"), "--expect", caseDir}, inputs...)...)
+	if strings.Contains(out, "MISMATCH") {
+		t.Errorf("the reference itself:\n%s", out)
 	}
 }
 

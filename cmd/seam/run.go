@@ -237,6 +237,12 @@ func compareOutputs(w io.Writer, dir string, outs []value.Value) (bool, error) {
 	if len(outs) == 0 {
 		fmt.Fprintln(w, "no outputs")
 	}
+	// Every expected output is compared: a reference the program does not
+	// produce is a mismatch too.
+	if files, _ := filepath.Glob(filepath.Join(dir, "out_*.npy")); len(files) > len(outs) {
+		fmt.Fprintf(w, "MISMATCH: %s holds %d expected outputs, the program produced %d\n", dir, len(files), len(outs))
+		mismatch = true
+	}
 	return mismatch, nil
 }
 
