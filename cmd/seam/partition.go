@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -21,6 +22,7 @@ func partitionCmd() *cobra.Command {
 		dotFile     string
 		htmlFile    string
 		groups      []string
+		etTags      bool
 	)
 	cmd := &cobra.Command{
 		Use:   "partition MODEL.pt2 --backend NAME|FILE",
@@ -30,9 +32,16 @@ func partitionCmd() *cobra.Command {
 			"(symbolic inputs are marked with !), then the nodes left to the parent grouped\n" +
 			"by reason. --dot and --html also write a picture; the HTML page is\n" +
 			"self-contained. A full_graph backend that cannot take the whole graph is an\n" +
-			"error listing the nodes it refuses.",
+			"error listing the nodes it refuses.\n\n" +
+			"--executorch-tags prints the plan for an ExecuTorch partitioner instead:\n" +
+			"{\"tags\": {FX_NODE_NAME: TAG}, \"partitions\": {TAG: BACKEND}}, with node names as\n" +
+			"print_readable() shows them (getitem nodes included) and the parameters, buffers\n" +
+			"and constants tagged as tag_constant_data would tag them.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON && etTags {
+				return fmt.Errorf("--json and --executorch-tags each print one JSON document: choose one")
+			}
 			if backendName == "" {
 				return fmt.Errorf("--backend is required: a built-in profile name or a profile file")
 			}
@@ -65,6 +74,15 @@ func partitionCmd() *cobra.Command {
 					return err
 				}
 			}
+			if etTags {
+				tags, notes := report.ExecuTorch(p, plan, prof.Name)
+				for _, note := range notes {
+					fmt.Fprintln(cmd.ErrOrStderr(), "seam: warning:", note)
+				}
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(tags)
+			}
 			if asJSON {
 				return r.WriteJSON(cmd.OutOrStdout())
 			}
@@ -75,6 +93,7 @@ func partitionCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().StringVar(&dotFile, "dot", "", "write the partitioned graph as Graphviz text to `FILE`")
 	cmd.Flags().StringVar(&htmlFile, "html", "", "write a self-contained HTML report to `FILE`")
+	cmd.Flags().BoolVar(&etTags, "executorch-tags", false, "print the delegation tags an ExecuTorch partitioner applies, as JSON")
 	cmd.Flags().StringArrayVar(&groups, "group", nil, "node names (comma-separated) that must stay together in one partition, or none of them delegated; repeatable")
 	return cmd
 }
