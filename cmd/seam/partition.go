@@ -23,6 +23,7 @@ func partitionCmd() *cobra.Command {
 		htmlFile    string
 		groups      []string
 		etTags      bool
+		collapse    int
 	)
 	cmd := &cobra.Command{
 		Use:   "partition MODEL.pt2 --backend NAME|FILE",
@@ -64,12 +65,15 @@ func partitionCmd() *cobra.Command {
 			}
 			r := report.Build(p, plan, report.Options{Model: args[0], Backend: prof.Name, Printer: printer()})
 			if dotFile != "" {
-				if err := writeAtomic(dotFile, r.WriteDOT); err != nil {
+				err := writeAtomic(dotFile, func(w io.Writer) error {
+					return r.WriteDOTWith(w, report.DOTOptions{CollapseAbove: collapse})
+				})
+				if err != nil {
 					return err
 				}
 			}
 			if htmlFile != "" {
-				err := writeAtomic(htmlFile, func(w io.Writer) error { return r.WriteHTML(w, report.HTMLOptions{}) })
+				err := writeAtomic(htmlFile, func(w io.Writer) error { return r.WriteHTML(w, report.HTMLOptions{CollapseAbove: collapse}) })
 				if err != nil {
 					return err
 				}
@@ -93,6 +97,8 @@ func partitionCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().StringVar(&dotFile, "dot", "", "write the partitioned graph as Graphviz text to `FILE`")
 	cmd.Flags().StringVar(&htmlFile, "html", "", "write a self-contained HTML report to `FILE`")
+	cmd.Flags().IntVar(&collapse, "collapse-above", report.DefaultCollapseAbove,
+		"in --dot and --html pictures, draw each partition as one box in graphs of more than `N` nodes")
 	cmd.Flags().BoolVar(&etTags, "executorch-tags", false, "print the delegation tags an ExecuTorch partitioner applies, as JSON")
 	cmd.Flags().StringArrayVar(&groups, "group", nil, "node names (comma-separated) that must stay together in one partition, or none of them delegated; repeatable")
 	return cmd
