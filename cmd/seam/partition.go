@@ -32,7 +32,9 @@ func partitionCmd() *cobra.Command {
 			"nodes and the values crossing its boundary with their kinds and annotations\n" +
 			"(symbolic inputs are marked with !), then the nodes left to the parent grouped\n" +
 			"by reason. --dot and --html also write a picture; the HTML page is\n" +
-			"self-contained. A full_graph backend that cannot take the whole graph is an\n" +
+			"self-contained, and finds nodes by name, zooms, pans and says why a clicked\n" +
+			"node is or is not delegated. Graphs of more than --collapse-above nodes are\n" +
+			"drawn with each partition as one box. A full_graph backend that cannot take the whole graph is an\n" +
 			"error listing the nodes it refuses.\n\n" +
 			"--executorch-tags prints the plan for an ExecuTorch partitioner instead:\n" +
 			"{\"tags\": {FX_NODE_NAME: TAG}, \"partitions\": {TAG: BACKEND}}, with node names as\n" +
@@ -42,6 +44,9 @@ func partitionCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON && etTags {
 				return fmt.Errorf("--json and --executorch-tags each print one JSON document: choose one")
+			}
+			if collapse <= 0 {
+				return fmt.Errorf("--collapse-above %d: want a positive node count", collapse)
 			}
 			if backendName == "" {
 				return fmt.Errorf("--backend is required: a built-in profile name or a profile file")
