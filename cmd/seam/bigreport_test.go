@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/fixtures/synth"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/pt2"
@@ -17,16 +16,7 @@ import (
 // and the panel, and a DOT with partitions collapsed; --collapse-above
 // draws every node again.
 func TestPartitionPicturesOfABigGraph(t *testing.T) {
-	a, err := pt2.Open(fixtures.Model("gpt2_l12"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	p, err := a.Program()
-	if err != nil {
-		t.Fatal(err)
-	}
-	deep, err := synth.DeepGPT2(p, 24)
+	deep, err := synth.GPT2(24)
 	if err != nil {
 		t.Fatal(err)
 	}
