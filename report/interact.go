@@ -208,31 +208,31 @@ const pageScript = `
     port.classList.add("zoom");
     svg.setAttribute("preserveAspectRatio", "xMinYMin meet");
     var v = {x: 0, y: 0, s: 1};
-    function port2() { return {w: port.clientWidth || 800, h: port.clientHeight || 600}; }
+    function viewSize() { return {w: port.clientWidth || 800, h: port.clientHeight || 600}; }
     function apply() {
-      var c = port2();
+      var c = viewSize();
       svg.setAttribute("viewBox", [v.x, v.y, c.w / v.s, c.h / v.s].join(" "));
     }
-    function clampScale(s) { var c = port2(); return Math.max(Math.min(c.w / W, c.h / H, 1) / 2, Math.min(s, 8)); }
+    function clampScale(s) { var c = viewSize(); return Math.max(Math.min(c.w / W, c.h / H, 1) / 2, Math.min(s, 8)); }
     function zoomAt(f, mx, my) {
       var s = clampScale(v.s * f);
       v.x += mx / v.s - mx / s; v.y += my / v.s - my / s; v.s = s; apply();
     }
     function zoom(how) {
-      var c = port2();
+      var c = viewSize();
       if (how === "in") zoomAt(1.5, c.w / 2, c.h / 2);
       if (how === "out") zoomAt(1 / 1.5, c.w / 2, c.h / 2);
       if (how === "fit") { v.s = Math.min(c.w / W, c.h / H, 1); v.x = (W - c.w / v.s) / 2; v.y = (H - c.h / v.s) / 2; apply(); }
       if (how === "one") zoomAt(1 / v.s, c.w / 2, c.h / 2);
     }
     function center(b, s) {
-      var c = port2(), t = b.transform.baseVal.consolidate().matrix, r = b.querySelector("rect");
+      var c = viewSize(), t = b.transform.baseVal.consolidate().matrix, r = b.querySelector("rect");
       v.s = Math.max(v.s, s || 1);
       v.x = t.e + r.width.baseVal.value / 2 - c.w / (2 * v.s);
       v.y = t.f + r.height.baseVal.value / 2 - c.h / (2 * v.s);
       apply();
     }
-    v.s = Math.min(port2().w / W, 1);
+    v.s = Math.min(viewSize().w / W, 1);
     apply();
     tools.addEventListener("click", function (e) {
       var b = e.target.closest("button[data-zoom]");
@@ -358,7 +358,8 @@ const pageScript = `
   function fromHash() {
     var m = /^#node=(.+)$/.exec(location.hash);
     if (!m) return;
-    var name = decodeURIComponent(m[1]);
+    var name;
+    try { name = decodeURIComponent(m[1]); } catch (err) { return; }
     for (var i = 0; i < views.length; i++) {
       if (views[i].find(name)) { views[i].fig.scrollIntoView(); return; }
     }
