@@ -233,6 +233,8 @@ const pageScript = `
       apply();
     }
     v.s = Math.min(viewSize().w / W, 1);
+    // A small graph needs no more room than it takes.
+    if (H * v.s + 2 < port.clientHeight) port.style.height = Math.ceil(H * v.s + 2) + "px";
     apply();
     tools.addEventListener("click", function (e) {
       var b = e.target.closest("button[data-zoom]");
