@@ -1,6 +1,7 @@
 package irtext
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/seam-rt/seam/ir"
@@ -31,4 +32,18 @@ func TestSourceComment(t *testing.T) {
 			t.Errorf("%v:\n got %s\nwant %s", c.meta, got, c.want)
 		}
 	}
+}
+
+// FuzzSourceComment: metadata comes from the archive; any stack trace or
+// annotation gives one comment line, never a panic or a second line.
+func FuzzSourceComment(f *testing.F) {
+	f.Add("File \"a.py\", line 3, in forward\n    y = f(x)", `{"stage": [1, 2.5, null, true]}`)
+	f.Add(`File "x", line 1, in f`, `{"a": {"b": "it's"}}`)
+	f.Add("", `[`)
+	f.Fuzz(func(t *testing.T, trace, custom string) {
+		c := sourceComment(&ir.Node{Metadata: map[string]string{"stack_trace": trace, "custom": custom}})
+		if !strings.HasPrefix(c, "#") || strings.Contains(c, "\n") {
+			t.Fatalf("comment %q", c)
+		}
+	})
 }
