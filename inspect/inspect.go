@@ -23,7 +23,11 @@ type Summary struct {
 	Symbols       map[string]Symbol `json:"symbols"`
 	Ops           map[string]int    `json:"ops"`
 	Nodes         int               `json:"nodes"`
-	WeightBytes   int64             `json:"weight_bytes"`
+	// Getitems counts the getitem nodes torch.fx shows (print_readable,
+	// graph.txt) that the export schema folds into the outputs of the node
+	// that makes them; Nodes does not count them.
+	Getitems    int   `json:"getitems_folded"`
+	WeightBytes int64 `json:"weight_bytes"`
 	// Modules describes the lowered modules of a lowered program.
 	Modules []Module `json:"modules,omitempty"`
 }
@@ -140,6 +144,7 @@ func Summarize(p *ir.Program, opt Options) *Summary {
 		for _, n := range g.Nodes {
 			s.Ops[n.OpName()]++
 			s.Nodes++
+			s.Getitems += len(irtext.Getitems(n))
 		}
 		return nil
 	})

@@ -25,7 +25,7 @@ var kindTitles = map[string]string{
 // WriteText prints the summary for a person.
 func (s *Summary) WriteText(w io.Writer, file string) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "%s: torch %s, schema %s, %d nodes, %s of weights\n", file, s.TorchVersion, s.SchemaVersion, s.Nodes, HumanBytes(s.WeightBytes))
+	fmt.Fprintf(tw, "%s: torch %s, schema %s, %d nodes%s, %s of weights\n", file, s.TorchVersion, s.SchemaVersion, s.Nodes, foldedNote(s.Getitems), HumanBytes(s.WeightBytes))
 	fmt.Fprintln(tw, "\ninputs:")
 	writeGroups(tw, s.Inputs, inputOrder)
 	if len(s.Symbols) > 0 {
@@ -47,7 +47,11 @@ func (s *Summary) WriteText(w io.Writer, file string) error {
 		}
 	}
 	writeGroups(tw, s.Outputs, outKinds)
-	fmt.Fprintf(tw, "\nops (%d kinds, %d nodes):\n", len(s.Ops), s.Nodes)
+	fmt.Fprintf(tw, "\nops (%d kinds, %d nodes", len(s.Ops), s.Nodes)
+	if s.Getitems > 0 {
+		fmt.Fprintf(tw, ", not counting %d folded getitems", s.Getitems)
+	}
+	fmt.Fprintln(tw, "):")
 	names := ir.SortedKeys(s.Ops)
 	sort.SliceStable(names, func(i, j int) bool { return s.Ops[names[i]] > s.Ops[names[j]] })
 	for _, op := range names {
@@ -65,6 +69,18 @@ func (s *Summary) WriteText(w io.Writer, file string) error {
 		writeGroups(tw, m.Outputs, []string{"buffer_mutation", "user_output"})
 	}
 	return tw.Flush()
+}
+
+// foldedNote says how many getitem nodes of torch.fx the node count leaves
+// out, so that it can be matched against print_readable.
+func foldedNote(getitems int) string {
+	switch getitems {
+	case 0:
+		return ""
+	case 1:
+		return " (+1 getitem node that torch.fx shows, folded into the node that makes it)"
+	}
+	return fmt.Sprintf(" (+%d getitem nodes that torch.fx shows, folded into the nodes that make them)", getitems)
 }
 
 func writeGroups(tw io.Writer, vals []Value, order []string) {

@@ -17,6 +17,10 @@ import (
 // stored when it does not parse.
 type Printer struct {
 	Expr func(stored string) string
+	// Source prints the comments print_readable() puts above nodes: the
+	// line of Python each node came from (`# File: ...`), from the stack
+	// traces export keeps in node metadata.
+	Source bool
 }
 
 // FormatExpr prints a stored expression as SymPy's str() does.
@@ -62,7 +66,19 @@ func (pr *Printer) graph(w *bufio.Writer, class string, g *ir.Graph, specs []ir.
 	w.WriteString("):\n")
 	body := ind + "        "
 	var nested []*ir.GraphArgument
-	for _, n := range g.Nodes {
+	source := ""
+	for i, n := range g.Nodes {
+		if pr.Source {
+			// FX writes the comment each time it changes, after a blank
+			// line except at the top of the body.
+			if c := sourceComment(n); c != source {
+				if i > 0 {
+					w.WriteString("\n")
+				}
+				w.WriteString(body + c + "\n")
+				source = c
+			}
+		}
 		for _, sub := range n.SubGraphs() {
 			fmt.Fprintf(w, "%s%s = self.%s\n", body, sub.Name, sub.Name)
 			nested = append(nested, sub)

@@ -50,15 +50,6 @@ a { color: var(--blue); }
 figure { margin: 0 0 18px; }
 figcaption { margin-bottom: 6px; }
 .scroll { overflow: auto; max-height: 78vh; border: 1px solid var(--line); border-radius: 8px; background: #fff; }
-svg.graph { display: block; }
-svg .t { font: 11px ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace; text-anchor: middle; fill: #27272a; }
-svg .t.name { font-weight: 700; }
-svg .output .t { fill: #fff; }
-svg .link { fill: none; stroke: #a1a1aa; stroke-width: 1; }
-svg .link.boundary { stroke: #2563eb; stroke-width: 1.6; }
-svg .link.symbolic { stroke: #dc2626; stroke-width: 2.4; stroke-dasharray: 6 3; }
-svg .elabel { font: 600 11px ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace; fill: #dc2626;
-  paint-order: stroke; stroke: #fff; stroke-width: 3px; stroke-linejoin: round; }
 article.partition { border-left: 5px solid; padding: 2px 0 2px 14px; margin: 14px 0; }
 details summary { cursor: pointer; color: var(--blue); }
 p.nodes { max-width: 1100px; color: #3f3f46; }

@@ -23,11 +23,13 @@ type HTMLOptions struct {
 // hundred nodes a node-level drawing is a texture, not a picture.
 const DefaultCollapseAbove = 300
 
-// WriteHTML writes one self-contained page (inline CSS and SVG, no scripts
-// and no external resources): the summary, the symbolic values crossing
-// boundaries, a picture of each graph, each partition's boundary, and the
-// nodes left to the parent grouped by reason. The page is well-formed XML
-// as well as HTML, which the tests rely on.
+// WriteHTML writes one self-contained page (inline CSS, SVG and one inline
+// script, no external resources): the summary, the symbolic values
+// crossing boundaries, a picture of each graph, each partition's boundary,
+// and the nodes left to the parent grouped by reason. The script makes the
+// pictures searchable by node name, zoomable and pannable, and shows why a
+// clicked node is or is not delegated; without it the page still reads.
+// The page is well-formed XML as well as HTML, which the tests rely on.
 func (r *Report) WriteHTML(w io.Writer, opt HTMLOptions) error {
 	if opt.CollapseAbove <= 0 {
 		opt.CollapseAbove = DefaultCollapseAbove
@@ -39,13 +41,13 @@ func (r *Report) WriteHTML(w io.Writer, opt HTMLOptions) error {
 	}
 	bw.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n")
 	bw.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n")
-	fmt.Fprintf(bw, "<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n", esc(title), pageCSS)
+	fmt.Fprintf(bw, "<title>%s</title>\n<style>%s%s%s</style>\n</head>\n<body>\n", esc(title), pageCSS, svgCSS, interactCSS)
 	r.htmlHeader(bw)
 	if opt.Intro != "" {
 		fmt.Fprintf(bw, "<section><pre class=\"intro\">%s</pre></section>\n", esc(opt.Intro))
 	}
 	r.htmlSymbolic(bw)
-	r.htmlPictures(bw, opt)
+	scenes := r.htmlPictures(bw, opt)
 	r.htmlPartitions(bw)
 	r.htmlUnsupported(bw)
 	if opt.Footer != "" {
@@ -53,6 +55,10 @@ func (r *Report) WriteHTML(w io.Writer, opt HTMLOptions) error {
 	} else {
 		bw.WriteString("<footer>Made by <code>seam partition</code>. The partitioner only proposes; lowering applies the boundary policies.</footer>\n")
 	}
+	if err := writePageData(bw, r.pageData(scenes)); err != nil {
+		return err
+	}
+	writeScript(bw)
 	bw.WriteString("</body>\n</html>\n")
 	return bw.Flush()
 }
@@ -138,10 +144,14 @@ func (r *Report) htmlSymbolic(w *bufio.Writer) {
 	w.WriteString("</tbody>\n</table>\n</section>\n")
 }
 
-func (r *Report) htmlPictures(w *bufio.Writer, opt HTMLOptions) {
+// htmlPictures draws each graph, collapsed when it is large, and returns
+// the scenes drawn (the page data describes their boxes).
+func (r *Report) htmlPictures(w *bufio.Writer, opt HTMLOptions) []*scene {
 	w.WriteString("<section id=\"picture\">\n<h2>Picture</h2>\n")
 	r.htmlLegend(w)
-	for _, m := range r.graphs {
+	svgDefs(w)
+	var scenes []*scene
+	for gi, m := range r.graphs {
 		name := "top-level graph"
 		if m.path != "" {
 			name = "graph " + m.path
@@ -154,12 +164,18 @@ func (r *Report) htmlPictures(w *bufio.Writer, opt HTMLOptions) {
 		} else {
 			s = detailScene(m)
 		}
-		fmt.Fprintf(w, "<figure>\n<figcaption><b>%s</b> · %s · %s · %s</figcaption>\n<div class=\"scroll\">\n",
+		fmt.Fprintf(w, "<figure class=\"graph\">\n<figcaption><b>%s</b> · %s · %s · %s</figcaption>\n",
 			esc(name), plural(m.nodes, "node"), plural(len(m.parts), "partition"), esc(view))
+		writeTools(w, gi)
+		w.WriteString("<div class=\"viewer\">\n<div class=\"scroll\">\n")
 		writeSVG(w, s)
+		w.WriteString("</div>\n")
+		writePanel(w)
 		w.WriteString("</div>\n</figure>\n")
+		scenes = append(scenes, s)
 	}
 	w.WriteString("</section>\n")
+	return scenes
 }
 
 func (r *Report) htmlLegend(w *bufio.Writer) {

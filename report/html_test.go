@@ -111,13 +111,27 @@ func writeHTML(t testing.TB, r *Report, opt HTMLOptions) []byte {
 	return buf.Bytes()
 }
 
-// selfContained fails on anything the page would fetch or run.
+// selfContained fails on anything the page would fetch, and on scripts
+// other than its own two: the inline viewer and its JSON data.
 func selfContained(t *testing.T, d *htmlDoc) {
 	t.Helper()
+	scripts := 0
 	for _, e := range d.elems {
 		switch e.name {
-		case "script", "link", "img", "iframe", "object", "embed":
+		case "link", "img", "iframe", "object", "embed":
 			t.Errorf("the page has a <%s> element", e.name)
+		case "script":
+			if e.attrs["type"] == "application/json" {
+				break
+			}
+			if scripts++; scripts > 1 {
+				t.Errorf("the page has %d scripts", scripts)
+			}
+			for _, api := range []string{"fetch(", "XMLHttpRequest", "import(", "WebSocket", ".src", "eval(", "innerHTML"} {
+				if strings.Contains(e.text, api) {
+					t.Errorf("the page's script uses %s", api)
+				}
+			}
 		}
 		for k, v := range e.attrs {
 			switch {

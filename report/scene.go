@@ -1,7 +1,9 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -23,6 +25,9 @@ type box struct {
 	lines []string // the first is the name, drawn bold
 	class boxClass
 	part  int // partition id for boxPartition, else -1
+	// item is the graph item the box draws, -1 for a collapsed partition
+	// or a group of the parent's nodes.
+	item  int
 	title string
 }
 
@@ -39,11 +44,16 @@ type link struct {
 	class    linkClass
 	label    []string
 	title    string
+	// values are the values the link carries.
+	values []string
 }
 
 type scene struct {
-	boxes     []box
-	links     []link
+	boxes []box
+	links []link
+	// itemBox is the box that shows each item of the graph, -1 for the
+	// weights, which are not drawn.
+	itemBox   []int
 	collapsed bool
 }
 
@@ -56,8 +66,8 @@ func shortOp(op string) string {
 
 // detailScene draws every node; weights are left out (the tables list them).
 func detailScene(m *graphModel) *scene {
-	s := &scene{}
-	boxOf := make([]int, len(m.items))
+	s := &scene{itemBox: make([]int, len(m.items))}
+	boxOf := s.itemBox
 	for i, it := range m.items {
 		boxOf[i] = -1
 		var b box
@@ -78,6 +88,7 @@ func detailScene(m *graphModel) *scene {
 					title: fmt.Sprintf("%s = %s, left to the parent: %s", it.name, it.op, it.reason)}
 			}
 		}
+		b.item = i
 		boxOf[i] = len(s.boxes)
 		s.boxes = append(s.boxes, b)
 	}
@@ -86,7 +97,7 @@ func detailScene(m *graphModel) *scene {
 		if a < 0 || b < 0 {
 			continue
 		}
-		l := link{from: a, to: b, class: linkInternal, title: fmt.Sprintf("%s (%s)", e.value, e.typ)}
+		l := link{from: a, to: b, class: linkInternal, title: fmt.Sprintf("%s (%s)", e.value, e.typ), values: []string{e.value}}
 		if m.boundary(e) {
 			l.class = linkBoundary
 			if isSymbolic(e.typ) {
@@ -103,8 +114,8 @@ func detailScene(m *graphModel) *scene {
 // links between boxes carry every value that crosses, and name the
 // symbolic ones.
 func collapsedScene(m *graphModel, r *Report) *scene {
-	s := &scene{collapsed: true}
-	boxOf := make([]int, len(m.items))
+	s := &scene{collapsed: true, itemBox: make([]int, len(m.items))}
+	boxOf := s.itemBox
 	partBox := map[int]int{}
 	counts := map[int]int{}
 	for _, it := range m.items {
@@ -127,27 +138,36 @@ func collapsedScene(m *graphModel, r *Report) *scene {
 			s.boxes = append(s.boxes, box{
 				lines: []string{partLabel(it.part), plural(counts[it.part], "node"),
 					fmt.Sprintf("%d in · %d out", len(p.Inputs), len(p.Outputs))},
-				class: boxPartition, part: it.part,
+				class: boxPartition, part: it.part, item: -1,
 				title: fmt.Sprintf("partition %d: %s, %d inputs, %d outputs", it.part, plural(counts[it.part], "node"), len(p.Inputs), len(p.Outputs)),
 			})
 		case it.kind == itemInput:
-			s.boxes = append(s.boxes, box{lines: []string{it.name, it.annotation}, class: boxInput, part: -1,
+			s.boxes = append(s.boxes, box{lines: []string{it.name, it.annotation}, class: boxInput, part: -1, item: i,
 				title: fmt.Sprintf("%s: %s %s", it.name, it.op, it.annotation)})
 		case it.kind == itemOutput:
-			s.boxes = append(s.boxes, box{lines: []string{"output"}, class: boxOutput, part: -1, title: "the graph's outputs"})
+			s.boxes = append(s.boxes, box{lines: []string{"output"}, class: boxOutput, part: -1, item: i, title: "the graph's outputs"})
 		default:
-			s.boxes = append(s.boxes, box{lines: []string{it.name, shortOp(it.op)}, class: boxParent, part: -1,
+			s.boxes = append(s.boxes, box{lines: []string{it.name, shortOp(it.op)}, class: boxParent, part: -1, item: i,
 				title: fmt.Sprintf("%s = %s, left to the parent: %s", it.name, it.op, it.reason)})
 		}
 		if boxOf[i] < 0 {
 			boxOf[i] = len(s.boxes) - 1
 		}
 	}
+	s.links = contractedLinks(m, s.boxes, boxOf)
+	return s
+}
+
+// contractedLinks joins the edges between the items that boxOf puts in
+// different boxes into one link per pair of boxes; a link carries every
+// value that crosses and names the symbolic ones.
+func contractedLinks(m *graphModel, boxes []box, boxOf []int) []link {
 	type crossing struct {
 		values   []string
 		symbolic []string
 		seen     map[string]bool
 	}
+	var links []link
 	byPair := map[[2]int]*crossing{}
 	var pairs [][2]int
 	for _, e := range m.edges {
@@ -173,8 +193,8 @@ func collapsedScene(m *graphModel, r *Report) *scene {
 	}
 	for _, k := range pairs {
 		c := byPair[k]
-		boundary := s.boxes[k[0]].class == boxPartition || s.boxes[k[1]].class == boxPartition
-		l := link{from: k[0], to: k[1], class: linkInternal, title: listTitle(c.values)}
+		boundary := boxes[k[0]].class == boxPartition || boxes[k[1]].class == boxPartition
+		l := link{from: k[0], to: k[1], class: linkInternal, title: listTitle(c.values), values: c.values}
 		switch {
 		case len(c.symbolic) > 0:
 			l.class = linkSymbolic
@@ -182,9 +202,100 @@ func collapsedScene(m *graphModel, r *Report) *scene {
 		case boundary:
 			l.class = linkBoundary
 		}
-		s.links = append(s.links, l)
+		links = append(links, l)
 	}
+	return links
+}
+
+// groupedScene coarsens a collapsed scene further, for Graphviz: the
+// parent's nodes are grouped by stage, the number of partitions on the
+// longest path to them. Along every link the stage never decreases and it
+// grows past a partition, so the groups cannot close a cycle.
+func groupedScene(m *graphModel, r *Report) *scene {
+	c := collapsedScene(m, r)
+	stage := make([]int, len(c.boxes))
+	preds := make([][]int, len(c.boxes))
+	for _, l := range c.links {
+		preds[l.to] = append(preds[l.to], l.from)
+	}
+	for _, b := range topoOrder(len(c.boxes), linkPairs(c.links)) {
+		for _, p := range preds[b] {
+			step := 0
+			if c.boxes[p].class == boxPartition {
+				step = 1
+			}
+			stage[b] = max(stage[b], stage[p]+step)
+		}
+	}
+	s := &scene{collapsed: true, itemBox: make([]int, len(m.items))}
+	newBox := make([]int, len(c.boxes))
+	groups := map[int]int{} // stage -> box
+	members := map[int][]int{}
+	for b, bx := range c.boxes {
+		if bx.class != boxParent {
+			newBox[b] = len(s.boxes)
+			s.boxes = append(s.boxes, bx)
+			continue
+		}
+		g, ok := groups[stage[b]]
+		if !ok {
+			g = len(s.boxes)
+			groups[stage[b]] = g
+			s.boxes = append(s.boxes, box{class: boxParent, part: -1, item: -1})
+		}
+		newBox[b] = g
+		members[g] = append(members[g], bx.item)
+	}
+	for g, items := range members {
+		if len(items) == 1 {
+			s.boxes[g] = c.boxes[c.itemBox[items[0]]]
+			continue
+		}
+		var names []string
+		reasons := map[string]int{}
+		for _, i := range items {
+			names = append(names, m.items[i].name)
+			reasons[m.items[i].reason]++
+		}
+		var why []string
+		for _, reason := range sortedByCount(reasons) {
+			why = append(why, fmt.Sprintf("%s ×%d", reason, reasons[reason]))
+		}
+		s.boxes[g].lines = append([]string{plural(len(items), "node") + " left to the parent"}, capLines(why, 2)...)
+		s.boxes[g].lines = append(s.boxes[g].lines, strings.Join(capLines(names, 2), ", "))
+		s.boxes[g].title = strings.Join(capLines(names, 40), ", ")
+	}
+	for i, b := range c.itemBox {
+		s.itemBox[i] = -1
+		if b >= 0 {
+			s.itemBox[i] = newBox[b]
+		}
+	}
+	s.links = contractedLinks(m, s.boxes, s.itemBox)
 	return s
+}
+
+func linkPairs(links []link) [][2]int {
+	pairs := make([][2]int, len(links))
+	for i, l := range links {
+		pairs[i] = [2]int{l.from, l.to}
+	}
+	return pairs
+}
+
+// sortedByCount orders keys by descending count, then by name.
+func sortedByCount(counts map[string]int) []string {
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if c := cmp.Compare(counts[b], counts[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	return keys
 }
 
 func listTitle(values []string) string {

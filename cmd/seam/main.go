@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -38,7 +39,12 @@ func newRoot() *cobra.Command {
 		Short:         "Read, partition, lower and run torch.export programs (.pt2)",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Version turns on --version; the template prints the build
+		// information, not this field.
+		Version: "from build information",
 	}
+	info, ok := debug.ReadBuildInfo()
+	root.SetVersionTemplate(versionText(info, ok))
 	root.AddCommand(
 		inspectCmd(),
 		printCmd(),

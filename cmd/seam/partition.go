@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -23,6 +24,8 @@ func partitionCmd() *cobra.Command {
 		htmlFile    string
 		groups      []string
 		policyName  string
+		etTags      bool
+		collapse    int
 	)
 	cmd := &cobra.Command{
 		Use:   "partition MODEL.pt2 --backend NAME|FILE",
@@ -33,10 +36,22 @@ func partitionCmd() *cobra.Command {
 			"by reason. Each symbolic value crossing a boundary is judged against the backend's\n" +
 			"contract: whether it accepts the value, and what lowering (under --policy) would do.\n" +
 			"--dot and --html also write a picture; the HTML page is\n" +
-			"self-contained. A full_graph backend that cannot take the whole graph is an\n" +
-			"error listing the nodes it refuses.",
+			"self-contained, and finds nodes by name, zooms, pans and says why a clicked\n" +
+			"node is or is not delegated. Graphs of more than --collapse-above nodes are\n" +
+			"drawn with each partition as one box. A full_graph backend that cannot take the whole graph is an\n" +
+			"error listing the nodes it refuses.\n\n" +
+			"--executorch-tags prints the plan for an ExecuTorch partitioner instead:\n" +
+			"{\"tags\": {FX_NODE_NAME: TAG}, \"partitions\": {TAG: BACKEND}}, with node names as\n" +
+			"print_readable() shows them (getitem nodes included) and the parameters, buffers\n" +
+			"and constants tagged as tag_constant_data would tag them.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON && etTags {
+				return fmt.Errorf("--json and --executorch-tags each print one JSON document: choose one")
+			}
+			if collapse <= 0 {
+				return fmt.Errorf("--collapse-above %d: want a positive node count", collapse)
+			}
 			if backendName == "" {
 				return fmt.Errorf("--backend is required: a built-in profile name or a profile file")
 			}
@@ -67,15 +82,27 @@ func partitionCmd() *cobra.Command {
 			}
 			r := report.Build(p, plan, report.Options{Model: args[0], Backend: prof.Name, Printer: printer(), Judgements: judgements})
 			if dotFile != "" {
-				if err := writeAtomic(dotFile, r.WriteDOT); err != nil {
+				err := writeAtomic(dotFile, func(w io.Writer) error {
+					return r.WriteDOTWith(w, report.DOTOptions{CollapseAbove: collapse})
+				})
+				if err != nil {
 					return err
 				}
 			}
 			if htmlFile != "" {
-				err := writeAtomic(htmlFile, func(w io.Writer) error { return r.WriteHTML(w, report.HTMLOptions{}) })
+				err := writeAtomic(htmlFile, func(w io.Writer) error { return r.WriteHTML(w, report.HTMLOptions{CollapseAbove: collapse}) })
 				if err != nil {
 					return err
 				}
+			}
+			if etTags {
+				tags, notes := report.ExecuTorch(p, plan, prof.Name)
+				for _, note := range notes {
+					fmt.Fprintln(cmd.ErrOrStderr(), "seam: warning:", note)
+				}
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(tags)
 			}
 			if asJSON {
 				return r.WriteJSON(cmd.OutOrStdout())
@@ -88,6 +115,9 @@ func partitionCmd() *cobra.Command {
 	cmd.Flags().StringVar(&dotFile, "dot", "", "write the partitioned graph as Graphviz text to `FILE`")
 	cmd.Flags().StringVar(&htmlFile, "html", "", "write a self-contained HTML report to `FILE`")
 	cmd.Flags().StringVar(&policyName, "policy", "auto", "the lowering policy the crossings are judged under")
+	cmd.Flags().IntVar(&collapse, "collapse-above", report.DefaultCollapseAbove,
+		"in --dot and --html pictures, draw each partition as one box in graphs of more than `N` nodes")
+	cmd.Flags().BoolVar(&etTags, "executorch-tags", false, "print the delegation tags an ExecuTorch partitioner applies, as JSON")
 	cmd.Flags().StringArrayVar(&groups, "group", nil, "node names (comma-separated) that must stay together in one partition, or none of them delegated; repeatable")
 	return cmd
 }

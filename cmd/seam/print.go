@@ -9,10 +9,15 @@ import (
 )
 
 func printCmd() *cobra.Command {
-	return &cobra.Command{
+	var source bool
+	cmd := &cobra.Command{
 		Use:   "print MODEL.pt2",
 		Short: "Print a program in the readable form print_readable() gives",
-		Args:  cobra.ExactArgs(1),
+		Long: "print writes the program as torch.fx's print_readable() does: a class per graph,\n" +
+			"one line per node with its type annotation. --source adds the comments\n" +
+			"print_readable() puts above the nodes: the line of Python each came from\n" +
+			"(`# File: ...`), from the stack traces export keeps in node metadata.",
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a, p, err := openProgram(args[0])
 			if err != nil {
@@ -20,6 +25,7 @@ func printCmd() *cobra.Command {
 			}
 			defer a.Close()
 			pr := printer()
+			pr.Source = source
 			if err := pr.Fprint(cmd.OutOrStdout(), p); err != nil {
 				return err
 			}
@@ -40,4 +46,6 @@ func printCmd() *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&source, "source", false, "keep the `# File:` comments print_readable() shows above nodes")
+	return cmd
 }
