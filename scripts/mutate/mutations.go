@@ -109,9 +109,9 @@ var mutations = []mutation{
 		[]string{"./partition"}, ""},
 
 	// lower
-	{"rederive takes any symbolic dim", "lower/rederive.go",
-		"if err == nil && e.Op() == sym.OpSymbol && e.Name() == s {", "if err == nil && e.Op() == sym.OpSymbol {",
-		[]string{"./lower"}, ""},
+	{"rederive takes symbols no size determines", "sym/know.go",
+		"\t\tif !k.Determined(s) {\n\t\t\treturn false", "\t\tif false && !k.Determined(s) {\n\t\t\treturn false",
+		[]string{"./lower", "./sym"}, ""},
 	{"a value the graph outputs is not kept in the parent", "lower/decide.go",
 		"\tif gc.outUse[v] || viaParent[v] {", "\tif viaParent[v] {",
 		[]string{"./lower"}, ""},
