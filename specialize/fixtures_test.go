@@ -68,6 +68,17 @@ func allFixtures(t testing.TB) []fixture {
 	return out
 }
 
+func allFixturesNamed(t testing.TB, name string) fixture {
+	t.Helper()
+	for _, f := range allFixtures(t) {
+		if f.name == name {
+			return f
+		}
+	}
+	t.Fatalf("no fixture %s", name)
+	return fixture{}
+}
+
 func readProgram(t testing.TB, dir string) *ir.Program {
 	t.Helper()
 	a, err := pt2.Open(filepath.Join(dir, "model.pt2"))

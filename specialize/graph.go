@@ -68,7 +68,10 @@ func (s *specializer) graph(path string, g *ir.Graph) (*graphState, error) {
 				continue
 			}
 		case condTarget:
-			if pred, ok := truth(&n.Inputs[0].Arg); ok && len(n.Inputs) >= 4 {
+			if len(n.Inputs) < 4 {
+				break
+			}
+			if pred, ok := truth(&n.Inputs[0].Arg); ok {
 				inlined, ok, err := s.inline(st, n, pred)
 				if err != nil {
 					return nil, err

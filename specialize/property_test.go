@@ -135,3 +135,48 @@ func TestAnyBinding(t *testing.T) {
 		}
 	})
 }
+
+// FuzzSpecializeProgram: no program the archive reader would accept (its
+// JSON decodes and its structure checks) makes specialization panic, at
+// every symbol's lowest value or at an arbitrary one; and a program that
+// verifies specializes to one that verifies.
+func FuzzSpecializeProgram(f *testing.F) {
+	// Small programs without their nodes' metadata (stack traces): the
+	// fuzzer slows to a crawl on inputs of tens of kilobytes.
+	seed := func(p *ir.Program) []byte {
+		p = p.Clone()
+		_ = p.Graph.Walk(func(_ string, g *ir.Graph) error {
+			for _, n := range g.Nodes {
+				n.Metadata = nil
+			}
+			return nil
+		})
+		return programJSON(f, p)
+	}
+	for _, name := range []string{"cond", "symint_input", "sym_float", "buffer_mutation"} {
+		f.Add(seed(readProgram(f, fixtures.ModelDir(name))), int64(-1))
+	}
+	f.Add(seed(withAssert(f)), int64(9))
+	f.Add(seed(readProgram(f, fixtures.ExtraDir("convpool2d"))), int64(5))
+	f.Fuzz(func(t *testing.T, data []byte, v int64) {
+		p, err := ir.DecodeProgram(data)
+		if err != nil || p.CheckStructure() != nil {
+			return
+		}
+		bind := sym.Bindings{}
+		for name, rc := range p.RangeConstraints {
+			bind[name] = v
+			if v < 0 && rc.Min != nil {
+				bind[name] = *rc.Min
+			}
+		}
+		clean := len(verify.Errors(verify.Program(p, verify.Options{}))) == 0
+		res, err := specialize.Program(p, bind)
+		if err != nil || !clean {
+			return
+		}
+		if vs := verify.Errors(verify.Program(res.Program, verify.Options{})); len(vs) > 0 {
+			t.Fatalf("binding %v of a program that verifies: %v", bind, vs)
+		}
+	})
+}

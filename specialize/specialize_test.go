@@ -94,7 +94,7 @@ func TestDerivedSymbols(t *testing.T) {
 
 // withAssert adds to shift2d the asserts export writes for a guard on the
 // length: s1 odd, and 4 <= s1 <= 30.
-func withAssert(t *testing.T) *ir.Program {
+func withAssert(t testing.TB) *ir.Program {
 	t.Helper()
 	p := readProgram(t, fixtures.ExtraDir("shift2d")).Clone()
 	g := p.Graph
@@ -428,5 +428,48 @@ func sameOutputs(t reporter, what string, want, got []value.Value) {
 		if _, err := tensor.AllClose(g, w, 0, 0); err != nil {
 			t.Errorf("%s: output %d differs from the general program's: %v", what, j, err)
 		}
+	}
+}
+
+// TestCondKeptWhenPredicateSymbolic: binding a symbol the predicate does
+// not use keeps the cond, with both branches specialized in place.
+func TestCondKeptWhenPredicateSymbolic(t *testing.T) {
+	p := readProgram(t, fixtures.ModelDir("cond")).Clone()
+	lo, hi := int64(1), int64(64)
+	p.RangeConstraints["s5"] = ir.RangeConstraint{Min: &lo, Max: &hi}
+	s5 := ir.SymInt{Expr: &ir.SymExpr{Expr: "Symbol('s5', positive=True, integer=True)"}}
+	// x: f32[s77, 8] becomes f32[s77, s5] in every graph.
+	_ = p.Graph.Walk(func(_ string, g *ir.Graph) error {
+		for _, m := range g.TensorValues {
+			m.Sizes[1], m.Strides[0] = s5, s5
+		}
+		return nil
+	})
+	mustVerify(t, "cond over s77 and s5", p)
+	res, err := specialize.Program(p, sym.Bindings{"s5": 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := res.Program
+	mustVerify(t, "s5 = 8", q)
+	if len(res.Inlined) != 0 || !slices.ContainsFunc(q.Graph.Nodes, func(n *ir.Node) bool { return n.Target == "torch.ops.higher_order.cond" }) {
+		t.Fatalf("the cond was inlined: %+v", res.Inlined)
+	}
+	graphs := 0
+	_ = q.Graph.Walk(func(path string, g *ir.Graph) error {
+		graphs++
+		for name, m := range g.TensorValues {
+			if !m.Sizes[1].IsStatic() || m.Sizes[1].Int != 8 || m.Sizes[0].IsStatic() {
+				t.Errorf("%s %s is %s, want f32[s77, 8]", path, name, (&irtext.Printer{}).TensorAnnotation(m))
+			}
+		}
+		return nil
+	})
+	if graphs != 3 {
+		t.Errorf("%d graphs, want the parent and both branches", graphs)
+	}
+	for _, c := range allFixturesNamed(t, "cond").cases {
+		sameOutputs(t, c.name, run(t, p, c.inputs), run(t, q, c.inputs))
+		checkOutputs(t, c.name, run(t, q, c.inputs), c.outputs)
 	}
 }
