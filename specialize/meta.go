@@ -18,7 +18,7 @@ func (s *specializer) meta(path string, g *ir.Graph) (map[string]sym.Value, erro
 		}
 		where := qualify(path, name)
 		for d := range m.Sizes {
-			v, err := s.symInt(m.Sizes[d], fmt.Sprintf("%s dim %d", where, d), where)
+			v, err := s.symInt(m.Sizes[d], where, "dim", d)
 			if err != nil {
 				return nil, err
 			}
@@ -29,13 +29,13 @@ func (s *specializer) meta(path string, g *ir.Graph) (map[string]sym.Value, erro
 			m.Sizes[d] = v
 		}
 		for d := range m.Strides {
-			v, err := s.symInt(m.Strides[d], fmt.Sprintf("%s stride %d", where, d), where)
+			v, err := s.symInt(m.Strides[d], where, "stride", d)
 			if err != nil {
 				return nil, err
 			}
 			m.Strides[d] = v
 		}
-		v, err := s.symInt(m.StorageOffset, where+" storage offset", where)
+		v, err := s.symInt(m.StorageOffset, where, "storage offset", -1)
 		if err != nil {
 			return nil, err
 		}
@@ -48,7 +48,7 @@ func (s *specializer) meta(path string, g *ir.Graph) (map[string]sym.Value, erro
 			consts[name] = sym.IntValue(si.Int)
 			continue
 		}
-		v, err := s.symInt(si, qualify(path, name), qualify(path, name))
+		v, err := s.symInt(si, qualify(path, name), "", -1)
 		if err != nil {
 			return nil, err
 		}
@@ -98,9 +98,11 @@ func (s *specializer) meta(path string, g *ir.Graph) (map[string]sym.Value, erro
 	return consts, nil
 }
 
-// symInt specializes one SymInt: a number when its symbols are all bound,
-// the expression with the bound ones substituted otherwise.
-func (s *specializer) symInt(si ir.SymInt, what, node string) (ir.SymInt, error) {
+// symInt specializes one SymInt of value node (its dim d, its stride d,
+// its storage offset, or the value itself when part is ""): a number when
+// its symbols are all bound, the expression with the bound ones
+// substituted otherwise.
+func (s *specializer) symInt(si ir.SymInt, node, part string, d int) (ir.SymInt, error) {
 	if si.Expr == nil {
 		return si, nil
 	}
@@ -111,6 +113,12 @@ func (s *specializer) symInt(si ir.SymInt, what, node string) (ir.SymInt, error)
 	case !constant:
 		return ir.SymInt{Expr: e}, nil
 	case v.Type() != sym.TypeInt:
+		what := node
+		if d >= 0 {
+			what = fmt.Sprintf("%s %s %d", node, part, d)
+		} else if part != "" {
+			what = node + " " + part
+		}
 		return si, s.notA(what, si.Expr, v, "an integer")
 	}
 	return ir.IntSym(v.Int()), nil
@@ -120,6 +128,32 @@ func (s *specializer) symInt(si ir.SymInt, what, node string) (ir.SymInt, error)
 // bound (constant), it returns the expression to keep: the original when
 // none of its symbols is bound, the substituted one otherwise.
 func (s *specializer) eval(se *ir.SymExpr, node string) (kept *ir.SymExpr, v sym.Value, constant bool, err error) {
+	// Most sizes of a program share a few expressions (s53, 12*s53).
+	if r, ok := s.evals[se.Expr]; ok {
+		if r.kept == nil && !r.constant {
+			return se, r.v, false, nil
+		}
+		return r.kept, r.v, r.constant, nil
+	}
+	kept, v, constant, err = s.evalUncached(se, node)
+	if err == nil {
+		r := evalResult{v: v, constant: constant}
+		if kept != se {
+			r.kept = kept
+		}
+		s.evals[se.Expr] = r
+	}
+	return kept, v, constant, err
+}
+
+// evalResult is a cached eval: kept is nil when the expression stays as it is.
+type evalResult struct {
+	kept     *ir.SymExpr
+	v        sym.Value
+	constant bool
+}
+
+func (s *specializer) evalUncached(se *ir.SymExpr, node string) (kept *ir.SymExpr, v sym.Value, constant bool, err error) {
 	e, err := s.parse(se.Expr)
 	if err != nil {
 		return nil, v, false, fmt.Errorf("value %s: expression %q does not parse: %w", node, se.Expr, err)

@@ -57,7 +57,7 @@ func (e *Error) Error() string { return e.Msg }
 // (a lowered program, an expression that does not parse), which is the
 // input's fault too and says so.
 func Program(p *ir.Program, b sym.Bindings) (*Result, error) {
-	s := &specializer{bind: maps.Clone(b), parsed: map[string]*sym.Expr{}, done: map[*ir.Graph]bool{}}
+	s := &specializer{bind: maps.Clone(b), parsed: map[string]*sym.Expr{}, evals: map[string]evalResult{}, done: map[*ir.Graph]bool{}}
 	if s.bind == nil {
 		s.bind = sym.Bindings{}
 	}
@@ -97,6 +97,7 @@ type specializer struct {
 	bind   sym.Bindings
 	subst  map[string]*sym.Expr
 	parsed map[string]*sym.Expr
+	evals  map[string]evalResult
 	res    *Result
 	// done holds the graphs already specialized (a cond's branch that was
 	// specialized to be inlined and then could not be).
