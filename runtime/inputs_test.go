@@ -40,7 +40,7 @@ func TestBadInputs(t *testing.T) {
 		{"too few inputs", gpt2, []value.Value{i64(t, 1, 5)}, []string{"takes 2 user inputs", "got 1"}},
 		{"wrong dtype", gpt2, []value.Value{f32(1, 5), i64(t, 1, 5)}, []string{"input input_ids", "dtype is f32, want i64"}},
 		{"wrong rank", gpt2, []value.Value{i64(t, 5), i64(t, 1, 5)}, []string{"input input_ids", "1 dims", "want 2"}},
-		{"static dim", gpt2, []value.Value{i64(t, 2, 5), i64(t, 2, 5)}, []string{"input input_ids", "dim 0 is 2, want 1"}},
+		{"static dim", gpt2, []value.Value{i64(t, 2, 5), i64(t, 2, 5)}, []string{"input input_ids", "dim 0 is 2, want 1 (i64[1, s53])"}},
 		{"outside range", gpt2, []value.Value{i64(t, 1, 500), i64(t, 1, 500)}, []string{"s53 = 500 outside [2, 200]"}},
 		{"symbols disagree", gpt2, []value.Value{i64(t, 1, 5), i64(t, 1, 7)},
 			[]string{"s53", "input input_ids dim 1", "input attention_mask dim 1"}},
@@ -127,6 +127,39 @@ func TestSizesAsUnits(t *testing.T) {
 		var ie *runtime.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("sizes %d, %d: %v, want an InputError saying %q", c.n, c.m, err, c.want)
+		}
+	}
+}
+
+// TestConstantInputs: a constant input (what torch.export writes for an
+// int input it specialised) is passed by the caller in its place among
+// the user inputs, as the in_spec lists it, and any other value is
+// refused naming the input and both values.
+func TestConstantInputs(t *testing.T) {
+	b := multisym.New(1)
+	s0 := b.Symbol("s0", 1, 8)
+	x := b.Input("x", ir.Float32, s0, 4)
+	b.Output(b.Relu(x))
+	p := b.Program()
+	p.Signature.Inputs = append(p.Signature.Inputs, ir.InputSpec{Kind: ir.InputConstant, Name: "n", Arg: ir.IntArg(5)})
+	p.Graph.Inputs = append(p.Graph.Inputs, ir.IntArg(5))
+	prog, err := runtime.Load(p, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := prog.Inputs(); len(got) != 2 || got[1] != "n" {
+		t.Errorf("inputs %v, want x then n", got)
+	}
+	xv, _ := tensor.New(tensor.Float32, 3, 4)
+	bind, err := prog.Bindings([]value.Value{value.FromTensor(xv), value.FromInt(5)})
+	if err != nil || len(bind) != 1 || bind["s0"] != 3 {
+		t.Errorf("bindings %v, %v; want s0 = 3", bind, err)
+	}
+	for _, bad := range []value.Value{value.FromInt(4), value.FromDouble(5), value.FromTensor(xv)} {
+		_, err := prog.Run(context.Background(), []value.Value{value.FromTensor(xv), bad})
+		var ie *runtime.InputError
+		if !errors.As(err, &ie) || ie.Input != "n" || !strings.Contains(ie.Msg, "n = 5") {
+			t.Errorf("n = %s: %v, want a refusal naming n = 5", bad, err)
 		}
 	}
 }

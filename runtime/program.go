@@ -79,6 +79,8 @@ type userInput struct {
 	where []string
 	// expr is a SymInt input's expression.
 	expr *sym.Expr
+	// constant is a constant input's value, the only one it takes.
+	constant *value.Value
 }
 
 // Loader compiles programs; it carries what modules need across the load.
@@ -212,11 +214,15 @@ func (p *Program) loadSources() error {
 			}
 			p.sources = append(p.sources, source{kind: fromWeight, weight: value.FromTensor(t)})
 		case ir.InputConstant:
+			// The caller passes a constant input in its place among the user
+			// inputs (the in_spec lists it) and it must equal the value, as
+			// torch.export's and ExecuTorch's checks require.
 			lit, err := (&compiler{}).compileArg(&g.Inputs[i])
 			if err != nil {
 				return fmt.Errorf("constant input %s: %w", s.Name, err)
 			}
 			p.sources = append(p.sources, source{kind: fromConstant, lit: lit.lit})
+			p.users = append(p.users, userInput{name: s.Name, constant: &lit.lit})
 		default:
 			return fmt.Errorf("input %s: seam cannot run %s inputs", s.PlaceholderName(), s.Kind)
 		}
@@ -336,8 +342,14 @@ func (p *Program) RunTimed(ctx context.Context, inputs []value.Value) ([]value.V
 	return p.run(ctx, inputs, true)
 }
 
+// Bindings checks inputs as Run does, without running anything, and
+// returns the values they bind the program's symbols to.
+func (p *Program) Bindings(inputs []value.Value) (sym.Bindings, error) {
+	return p.checkInputs(inputs)
+}
+
 func (p *Program) run(ctx context.Context, inputs []value.Value, timed bool) ([]value.Value, []DelegateTime, error) {
-	if err := p.checkInputs(inputs); err != nil {
+	if _, err := p.checkInputs(inputs); err != nil {
 		return nil, nil, err
 	}
 	if p.mutates {
@@ -394,62 +406,91 @@ func (p *Program) graphArgs(inputs []value.Value) []value.Value {
 // checkInputs checks count, kinds, dtypes, ranks and static sizes, binds
 // the symbols the actual sizes determine and checks each against its
 // range, and checks the sizes they do not determine as units (sym.Binder),
-// before anything runs.
-func (p *Program) checkInputs(inputs []value.Value) error {
+// before anything runs. It returns the bindings.
+func (p *Program) checkInputs(inputs []value.Value) (sym.Bindings, error) {
 	if len(inputs) != len(p.users) {
-		return &InputError{Msg: fmt.Sprintf("the program takes %d user inputs %v, got %d", len(p.users), p.Inputs(), len(inputs))}
+		return nil, &InputError{Msg: fmt.Sprintf("the program takes %d user inputs %v, got %d", len(p.users), p.Inputs(), len(inputs))}
 	}
 	b := sym.NewBinder(p.ranges)
 	for i, u := range p.users {
 		v := inputs[i]
+		if u.constant != nil {
+			if !sameConstant(v, *u.constant) {
+				got := v.Describe()
+				if v.IsScalar() {
+					got = v.String()
+				}
+				return nil, &InputError{Input: u.name, Msg: fmt.Sprintf("is %s, but the program takes only %s = %s here (a constant input: it was exported or specialized with that value)", got, u.name, u.constant.String())}
+			}
+			continue
+		}
 		switch u.typ {
 		case ir.ValueTensor:
 			t, err := v.AsTensor()
 			if err != nil {
-				return &InputError{Input: u.name, Msg: fmt.Sprintf("want a tensor %s, got %s", annotation(u.meta), v.Kind())}
+				return nil, &InputError{Input: u.name, Msg: fmt.Sprintf("want a tensor %s, got %s", annotation(u.meta), v.Kind())}
 			}
 			if want := tensor.DType(u.meta.DType); t.DType() != want {
-				return &InputError{Input: u.name, Msg: fmt.Sprintf("dtype is %s, want %s", t.DType(), want)}
+				return nil, &InputError{Input: u.name, Msg: fmt.Sprintf("dtype is %s, want %s", t.DType(), want)}
 			}
 			if t.Dim() != len(u.dims) {
-				return &InputError{Input: u.name, Msg: fmt.Sprintf("has %d dims %v, want %d (%s)", t.Dim(), t.Sizes(), len(u.dims), annotation(u.meta))}
+				return nil, &InputError{Input: u.name, Msg: fmt.Sprintf("has %d dims %v, want %d (%s)", t.Dim(), t.Sizes(), len(u.dims), annotation(u.meta))}
 			}
 			for d, e := range u.dims {
 				actual := int64(t.Size(d))
 				if e == nil {
 					if want := u.meta.Sizes[d].Int; actual != want {
-						return &InputError{Input: u.name, Msg: fmt.Sprintf("dim %d is %d, want %d", d, actual, want)}
+						return nil, &InputError{Input: u.name, Msg: fmt.Sprintf("dim %d is %d, want %d (%s)", d, actual, want, annotation(u.meta))}
 					}
 					continue
 				}
 				if err := b.Bind(e, actual, u.where[d]); err != nil {
-					return &InputError{Input: u.name, Msg: err.Error()}
+					return nil, &InputError{Input: u.name, Msg: err.Error()}
 				}
 			}
 		case ir.ValueSymInt:
 			n, err := v.AsInt()
 			if err != nil {
-				return &InputError{Input: u.name, Msg: fmt.Sprintf("want an int (SymInt), got %s", v.Kind())}
+				return nil, &InputError{Input: u.name, Msg: fmt.Sprintf("want an int (SymInt), got %s", v.Kind())}
 			}
 			if u.expr != nil {
 				if err := b.Bind(u.expr, n, "input "+u.name); err != nil {
-					return &InputError{Input: u.name, Msg: err.Error()}
+					return nil, &InputError{Input: u.name, Msg: err.Error()}
 				}
 			}
 		case ir.ValueSymFloat:
 			if v.Kind() != value.Double && v.Kind() != value.Int {
-				return &InputError{Input: u.name, Msg: fmt.Sprintf("want a float (SymFloat), got %s", v.Kind())}
+				return nil, &InputError{Input: u.name, Msg: fmt.Sprintf("want a float (SymFloat), got %s", v.Kind())}
 			}
 		case ir.ValueSymBool:
 			if v.Kind() != value.Bool {
-				return &InputError{Input: u.name, Msg: fmt.Sprintf("want a bool (SymBool), got %s", v.Kind())}
+				return nil, &InputError{Input: u.name, Msg: fmt.Sprintf("want a bool (SymBool), got %s", v.Kind())}
 			}
 		}
 	}
-	if _, err := b.Finish(); err != nil {
-		return &InputError{Msg: err.Error()}
+	bind, err := b.Finish()
+	if err != nil {
+		return nil, &InputError{Msg: err.Error()}
 	}
-	return nil
+	return bind, nil
+}
+
+// sameConstant: the value a caller passed is the constant, of its kind.
+func sameConstant(v, c value.Value) bool {
+	if v.Kind() != c.Kind() {
+		return false
+	}
+	switch c.Kind() {
+	case value.Int:
+		return v.Int() == c.Int()
+	case value.Double:
+		return v.Double() == c.Double()
+	case value.Bool:
+		return v.Bool() == c.Bool()
+	case value.String:
+		return v.Str() == c.Str()
+	}
+	return c.IsNone()
 }
 
 // annotation prints a tensor's type as print_readable() does: f32[3, s27].

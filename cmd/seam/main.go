@@ -52,6 +52,7 @@ func newRoot() *cobra.Command {
 		backendsCmd(),
 		partitionCmd(),
 		lowerCmd(),
+		specializeCmd(),
 		runCmd(),
 		exportCmd(),
 		benchCmd(),

@@ -119,6 +119,26 @@ var mutations = []mutation{
 		"\t\t\tcase doPass, doBox:\n\t\t\t\tneedInParent[v] = true", "\t\t\tcase doPass:\n\t\t\t\tneedInParent[v] = true",
 		[]string{"./lower"}, ""},
 
+	// specialize
+	{"a folded SymInt is one more than its value", "specialize/meta.go",
+		"\t\treturn ir.Argument{Kind: k, Int: v.Int()}, true", "\t\treturn ir.Argument{Kind: k, Int: v.Int() + 1}, true",
+		[]string{"./specialize"}, "FixtureCases|SpecializeThenRun"},
+	{"a constant cond takes the other branch", "specialize/inline.go",
+		"\tif pred {\n\t\tsub = subs[0]", "\tif !pred {\n\t\tsub = subs[0]",
+		[]string{"./specialize"}, "FixtureCases"},
+	{"a failed assertion is dropped", "specialize/graph.go",
+		"\t\tif !ok {\n\t\t\tmsg := \"assertion failed\"", "\t\tif !ok && false {\n\t\t\tmsg := \"assertion failed\"",
+		[]string{"./specialize"}, "Asserts"},
+	{"a symbol no input determines is bound", "specialize/specialize.go",
+		"\t\tcase !know.Determined(name):", "\t\tcase false && !know.Determined(name):",
+		[]string{"./specialize"}, "Derived"},
+	{"a bound symbol keeps its range constraint", "specialize/specialize.go",
+		"\t\tdelete(q.RangeConstraints, name)", "\t\t_ = name",
+		[]string{"./specialize"}, "FixtureCases|PartialBinding"},
+	{"a constant input takes any value", "runtime/program.go",
+		"\t\t\tif !sameConstant(v, *u.constant) {", "\t\t\tif false && !sameConstant(v, *u.constant) {",
+		[]string{"./runtime"}, "ConstantInputs"},
+
 	// pt2 writer
 	{"record alignment 32 bytes", "pt2/write.go",
 		"const alignment = 64", "const alignment = 32",
