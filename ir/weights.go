@@ -115,6 +115,24 @@ func (w *Weight) CheckStorage() error {
 	return nil
 }
 
+// Extent is the number of bytes of its storage a raw tensor weight's view
+// reaches, from the start of the storage: 0 for an empty view. It assumes
+// CheckStorage passed.
+func (w *Weight) Extent() int64 {
+	m := w.Meta
+	if w.UsePickle || m == nil || !m.StorageOffset.IsStatic() {
+		return 0
+	}
+	last := m.StorageOffset.Int
+	for i, s := range m.Sizes {
+		if !s.IsStatic() || s.Int == 0 || i >= len(m.Strides) {
+			return 0
+		}
+		last += (s.Int - 1) * m.Strides[i].Int
+	}
+	return (last + 1) * int64(m.DType.Size())
+}
+
 // NumBytes is the number of bytes the weight's view covers (numel × element
 // size), the figure `seam inspect` sums as weight bytes.
 func (w *Weight) NumBytes() int64 {

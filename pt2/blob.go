@@ -2,36 +2,156 @@ package pt2
 
 import (
 	"archive/zip"
-	"encoding/json"
+	"compress/flate"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"sync"
 )
 
+// The blobs a read archive hands out check their bytes against the
+// record's CRC the first time they are read, so a damaged weight is an
+// error, never a wrong result; and they can be streamed, CRC checked as
+// they go, so that copying one into a new archive holds none of it in
+// memory.
+
+// checkedBlob is a record of a read archive.
+type checkedBlob interface {
+	// crc is the CRC-32 the archive records for the bytes.
+	crc() uint32
+	// open streams the bytes, failing at the end if they do not match
+	// the CRC.
+	open() (io.ReadCloser, error)
+}
+
+// CRCError is a record whose bytes do not match the CRC-32 its zip header
+// records: the file is damaged.
+type CRCError struct {
+	Got, Want uint32
+}
+
+func (e *CRCError) Error() string {
+	return fmt.Sprintf("its bytes have CRC-32 %08x but the archive records %08x: the file is damaged", e.Got, e.Want)
+}
+
+// crcReader passes bytes through, checking at EOF that there were size of
+// them with the CRC want.
+type crcReader struct {
+	r    io.Reader
+	c    io.Closer
+	size uint64
+	want uint32
+	n    uint64
+	sum  uint32
+}
+
+func (r *crcReader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	r.sum = crc32.Update(r.sum, crc32.IEEETable, p[:n])
+	r.n += uint64(n)
+	if r.n > r.size {
+		return n, fmt.Errorf("holds more than the %d bytes its header says", r.size)
+	}
+	if err == io.EOF {
+		if r.n != r.size {
+			return n, fmt.Errorf("holds %d bytes, its header says %d", r.n, r.size)
+		}
+		if r.sum != r.want {
+			return n, &CRCError{Got: r.sum, Want: r.want}
+		}
+	}
+	return n, err
+}
+
+func (r *crcReader) Close() error {
+	if r.c != nil {
+		return r.c.Close()
+	}
+	return nil
+}
+
+// openRecord streams a record's bytes with its CRC checked, stored or
+// deflated, whatever archive/zip checks or not (it skips a CRC of 0).
+func openRecord(f *zip.File, r io.ReaderAt) (io.ReadCloser, error) {
+	if f.Method == zip.Store {
+		off, err := f.DataOffset()
+		if err != nil {
+			return nil, err
+		}
+		return &crcReader{r: io.NewSectionReader(r, off, int64(f.UncompressedSize64)), size: f.UncompressedSize64, want: f.CRC32}, nil
+	}
+	if f.Method != zip.Deflate {
+		return nil, fmt.Errorf("unsupported zip compression method %d", f.Method)
+	}
+	raw, err := f.OpenRaw()
+	if err != nil {
+		return nil, err
+	}
+	fr := flate.NewReader(raw)
+	return &crcReader{r: fr, c: fr, size: f.UncompressedSize64, want: f.CRC32}, nil
+}
+
 // storedBlob reads a stored (uncompressed) zip entry in place: no copy, no
-// decompression, the offset found on first use.
+// decompression. Its first read checks the whole entry's CRC: in the same
+// pass when it reads the whole entry, as the runtime does.
 type storedBlob struct {
-	f    *zip.File
-	r    io.ReaderAt
-	once sync.Once
-	off  int64
-	err  error
+	f *zip.File
+	r io.ReaderAt
+
+	mu      sync.Mutex
+	checked bool
+	off     int64
+	err     error
 }
 
 func (b *storedBlob) Size() int64 { return int64(b.f.UncompressedSize64) }
 
+func (b *storedBlob) crc() uint32 { return b.f.CRC32 }
+
+func (b *storedBlob) open() (io.ReadCloser, error) { return openRecord(b.f, b.r) }
+
 func (b *storedBlob) ReadAt(p []byte, off int64) (int, error) {
-	b.once.Do(func() { b.off, b.err = b.f.DataOffset() })
-	if b.err != nil {
-		return 0, fmt.Errorf("%s: %w", b.f.Name, b.err)
-	}
 	size := b.Size()
 	if off < 0 || off > size {
 		return 0, fmt.Errorf("%s: read at %d outside %d bytes", b.f.Name, off, size)
 	}
+	b.mu.Lock()
+	if !b.checked {
+		b.checked = true
+		b.off, b.err = b.f.DataOffset()
+		if b.err == nil && off == 0 && int64(len(p)) >= size {
+			// The whole entry: check the bytes as they are read.
+			n, err := b.readAt(p[:size], 0)
+			if err == nil {
+				if sum := crc32.ChecksumIEEE(p[:n]); sum != b.f.CRC32 {
+					b.err = &CRCError{Got: sum, Want: b.f.CRC32}
+				}
+			}
+			b.mu.Unlock()
+			if b.err != nil {
+				return 0, fmt.Errorf("%s: %w", b.f.Name, b.err)
+			}
+			if err == nil && int64(len(p)) > size {
+				err = io.EOF
+			}
+			return n, err
+		}
+		if b.err == nil {
+			b.err = checkAll(b.f, b.r)
+		}
+	}
+	err := b.err
+	b.mu.Unlock()
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", b.f.Name, err)
+	}
+	return b.readAt(p, off)
+}
+
+func (b *storedBlob) readAt(p []byte, off int64) (int, error) {
 	want := len(p)
-	if int64(want) > size-off {
-		p = p[:size-off]
+	if int64(want) > b.Size()-off {
+		p = p[:b.Size()-off]
 	}
 	n, err := b.r.ReadAt(p, b.off+off)
 	if err == io.EOF && n == len(p) {
@@ -43,10 +163,23 @@ func (b *storedBlob) ReadAt(p []byte, off int64) (int, error) {
 	return n, err
 }
 
-// compressedBlob inflates a deflated entry on first use. PyTorch never
-// compresses, but other zip tools may.
+// checkAll reads a record through, checking its CRC.
+func checkAll(f *zip.File, r io.ReaderAt) error {
+	rc, err := openRecord(f, r)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	_, err = io.Copy(io.Discard, rc)
+	return err
+}
+
+// compressedBlob inflates a deflated entry on first use (checking its
+// CRC); streaming it does not. PyTorch never compresses, but other zip
+// tools may. The reader has bounded its size (the expansion limit).
 type compressedBlob struct {
 	f    *zip.File
+	r    io.ReaderAt
 	once sync.Once
 	data []byte
 	err  error
@@ -54,16 +187,12 @@ type compressedBlob struct {
 
 func (b *compressedBlob) Size() int64 { return int64(b.f.UncompressedSize64) }
 
+func (b *compressedBlob) crc() uint32 { return b.f.CRC32 }
+
+func (b *compressedBlob) open() (io.ReadCloser, error) { return openRecord(b.f, b.r) }
+
 func (b *compressedBlob) ReadAt(p []byte, off int64) (int, error) {
-	b.once.Do(func() {
-		rc, err := b.f.Open()
-		if err != nil {
-			b.err = err
-			return
-		}
-		defer rc.Close()
-		b.data, b.err = io.ReadAll(io.LimitReader(rc, int64(b.f.UncompressedSize64)))
-	})
+	b.once.Do(func() { b.data, b.err = readRecord(b.f, b.r) })
 	if b.err != nil {
 		return 0, fmt.Errorf("%s: %w", b.f.Name, b.err)
 	}
@@ -77,4 +206,44 @@ func (b *compressedBlob) ReadAt(p []byte, off int64) (int, error) {
 	return n, nil
 }
 
-func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
+// readRecord reads a whole record into a buffer of the size its header
+// gives (the caller has checked that size against a limit), CRC checked.
+func readRecord(f *zip.File, r io.ReaderAt) ([]byte, error) {
+	buf := make([]byte, f.UncompressedSize64)
+	if f.Method == zip.Store {
+		off, err := f.DataOffset()
+		if err != nil {
+			return nil, err
+		}
+		if n, err := r.ReadAt(buf, off); n < len(buf) {
+			if err == nil || err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+		if sum := crc32.ChecksumIEEE(buf); sum != f.CRC32 {
+			return nil, &CRCError{Got: sum, Want: f.CRC32}
+		}
+		return buf, nil
+	}
+	rc, err := openRecord(f, r)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	if _, err := io.ReadFull(rc, buf); err != nil {
+		if err == io.ErrUnexpectedEOF {
+			err = fmt.Errorf("holds fewer than the %d bytes its header says", len(buf))
+		}
+		return nil, err
+	}
+	// One more read reaches the end, where the CRC is checked.
+	var extra [1]byte
+	if n, err := io.ReadFull(rc, extra[:]); n > 0 || err != io.EOF {
+		if err == nil {
+			err = fmt.Errorf("holds more than the %d bytes its header says", len(buf))
+		}
+		return nil, err
+	}
+	return buf, nil
+}
