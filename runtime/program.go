@@ -21,6 +21,10 @@ type Options struct {
 	// delegate records (backend, compile options, contract).
 	Modules   map[string]*ir.Program
 	Delegates map[string]*pt2.Delegate
+	// TrustRecordedContract checks each module's calls against the
+	// contract its delegate record holds even where it differs from the
+	// registered backend's (see contract.go).
+	TrustRecordedContract bool
 }
 
 // Program is a loaded program: compiled once, run many times, safe for
@@ -82,7 +86,11 @@ type Loader struct {
 
 // LoadArchive loads an archive's main program and, for a lowered program,
 // its modules through their backends.
-func LoadArchive(a *pt2.Archive) (*Program, error) {
+func LoadArchive(a *pt2.Archive) (*Program, error) { return LoadArchiveWith(a, Options{}) }
+
+// LoadArchiveWith is LoadArchive with options (the archive's modules and
+// delegate records are added to them).
+func LoadArchiveWith(a *pt2.Archive, opt Options) (*Program, error) {
 	p, err := a.Program()
 	if err != nil {
 		return nil, err
@@ -93,7 +101,8 @@ func LoadArchive(a *pt2.Archive) (*Program, error) {
 			modules[name] = m
 		}
 	}
-	return Load(p, Options{Modules: modules, Delegates: a.Delegates})
+	opt.Modules, opt.Delegates = modules, a.Delegates
+	return Load(p, opt)
 }
 
 // Load compiles a program. Every op without a kernel is reported at once

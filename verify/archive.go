@@ -35,7 +35,10 @@ func Archive(a *pt2.Archive) []Violation {
 	return out
 }
 
-// moduleContract checks a module against its delegate record's contract.
+// moduleContract checks a module against its backend's contract: the
+// registered backend's (backend.Authority), or the recorded one where no
+// backend of that name is registered. A recorded contract that differs
+// from the registered one is a violation: seam run refuses it.
 func moduleContract(name string, m *ir.Program, d *pt2.Delegate) []Violation {
 	warn := func(format string, args ...any) []Violation {
 		return []Violation{{Rule: DelegateCall, Node: name, Msg: fmt.Sprintf(format, args...), Warning: true}}
@@ -43,19 +46,22 @@ func moduleContract(name string, m *ir.Program, d *pt2.Delegate) []Violation {
 	if d == nil {
 		return warn("no delegate record: its contract is not checked")
 	}
-	var prof *backend.Profile
-	if len(d.Profile) > 0 {
-		p, err := backend.Parse(d.Profile)
-		if err != nil {
-			return []Violation{{Rule: DelegateCall, Node: name, Msg: fmt.Sprintf("its recorded contract does not parse: %v", err)}}
-		}
-		prof = p
-	} else if p, ok := backend.Builtin(d.Backend); ok {
-		prof = p
-	} else {
-		return warn("backend %q records no contract and is not built in: its contract is not checked", d.Backend)
+	a, err := backend.ContractAuthority(d.Backend, d.Profile)
+	if err != nil {
+		return []Violation{{Rule: DelegateCall, Node: name, Msg: err.Error()}}
 	}
-	return Contract(m, prof)
+	var out []Violation
+	prof := a.Registered
+	if len(a.Differences) > 0 {
+		out = append(out, Violation{Rule: ContractRecorded, Node: name, Msg: a.DifferenceError().Error()})
+	}
+	if prof == nil {
+		prof = a.Recorded
+	}
+	if prof == nil {
+		return warn("backend %q records no contract and is not registered or built in: its contract is not checked", d.Backend)
+	}
+	return append(out, Contract(m, prof)...)
 }
 
 func joinPath(a, b string) string {
