@@ -39,6 +39,9 @@ func lowerCmd() *cobra.Command {
 				return err
 			}
 			defer a.Close()
+			if err := checkLowerInput(args[0], a); err != nil {
+				return err
+			}
 			res, err := lower.Lower(p, prof, lower.Options{Policy: policy})
 			if err != nil {
 				return err

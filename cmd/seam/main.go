@@ -9,6 +9,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/seam-rt/seam/termsafe"
 )
 
 // exitError carries an exit status without another message: the command
@@ -18,12 +20,21 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 func main() {
-	if err := newRoot().Execute(); err != nil {
+	// What seam prints holds names from the programs it reads: whatever in
+	// them a terminal would act on is escaped (package termsafe).
+	stdout, stderr := termsafe.NewWriter(os.Stdout), termsafe.NewWriter(os.Stderr)
+	root := newRoot()
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	stdout.Flush()
+	if err != nil {
 		var ee exitError
 		if errors.As(err, &ee) {
 			os.Exit(ee.code)
 		}
-		fmt.Fprintln(os.Stderr, "seam:", err)
+		fmt.Fprintln(stderr, "seam:", err)
+		stderr.Flush()
 		os.Exit(1)
 	}
 }
@@ -36,6 +47,7 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	addLimitFlag(root)
 	root.AddCommand(
 		inspectCmd(),
 		printCmd(),

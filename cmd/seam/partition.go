@@ -3,12 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-rt/seam/atomicfile"
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/partition"
 	"github.com/seam-rt/seam/report"
@@ -55,12 +54,12 @@ func partitionCmd() *cobra.Command {
 			}
 			r := report.Build(p, plan, report.Options{Model: args[0], Backend: prof.Name, Printer: printer()})
 			if dotFile != "" {
-				if err := writeAtomic(dotFile, r.WriteDOT); err != nil {
+				if err := atomicfile.Write(dotFile, r.WriteDOT); err != nil {
 					return err
 				}
 			}
 			if htmlFile != "" {
-				err := writeAtomic(htmlFile, func(w io.Writer) error { return r.WriteHTML(w, report.HTMLOptions{}) })
+				err := atomicfile.Write(htmlFile, func(w io.Writer) error { return r.WriteHTML(w, report.HTMLOptions{}) })
 				if err != nil {
 					return err
 				}
@@ -77,29 +76,4 @@ func partitionCmd() *cobra.Command {
 	cmd.Flags().StringVar(&htmlFile, "html", "", "write a self-contained HTML report to `FILE`")
 	cmd.Flags().StringArrayVar(&groups, "group", nil, "node names (comma-separated) that must stay together in one partition, or none of them delegated; repeatable")
 	return cmd
-}
-
-// writeAtomic writes a file through a temporary file in the same folder
-// and a rename, so that a failed write never leaves half a report.
-func writeAtomic(path string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }

@@ -23,6 +23,7 @@ func runCmd() *cobra.Command {
 	var inputs []string
 	var outDir, expectDir, caseDir string
 	var repeat int
+	var trustRecorded bool
 	cmd := &cobra.Command{
 		Use:   "run MODEL.pt2 --input A.npy [--input B.npy ...] [--out DIR] [--expect DIR] [--repeat N]",
 		Short: "Run a program (or a lowered program through its delegates) on .npy inputs",
@@ -59,7 +60,7 @@ func runCmd() *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			prog, err := runtime.LoadArchive(a)
+			prog, err := runtime.LoadArchiveWith(a, runtime.Options{TrustRecordedContract: trustRecorded})
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
@@ -100,6 +101,8 @@ func runCmd() *cobra.Command {
 	cmd.Flags().StringVar(&expectDir, "expect", "", "compare outputs with DIR/out_J.npy")
 	cmd.Flags().StringVar(&caseDir, "case", "", "a reference case folder: DIR/in_*.npy as inputs, DIR/out_*.npy expected")
 	cmd.Flags().IntVar(&repeat, "repeat", 0, "time N more runs and print latency figures")
+	cmd.Flags().BoolVar(&trustRecorded, "trust-recorded-contract", false,
+		"check each lowered module's calls against the contract its delegate record holds, even where it differs from the registered backend's")
 	return cmd
 }
 
