@@ -477,7 +477,7 @@ func (d *decoder) argument(a *Argument) {
 	if !ok {
 		return
 	}
-	kind, ok := argKindByName[string(key)]
+	kind, ok := argKindOf(key)
 	if !ok {
 		d.fail(unknownMember("Argument", string(key)))
 		return

@@ -132,15 +132,73 @@ func (s OutputSpec) MarshalJSON() ([]byte, error) {
 
 // Union member names.
 
-var argKindByName = func() map[string]ArgKind {
-	m := make(map[string]ArgKind, numArgKinds)
-	for k := ArgNone; k < numArgKinds; k++ {
-		if k != ArgToken {
-			m[argKindNames[k]] = k
-		}
+// argKindOf maps a member name to its kind (a switch: it runs for every
+// argument of a program, and beats a map lookup).
+func argKindOf(key []byte) (ArgKind, bool) {
+	switch string(key) {
+	case "as_tensor":
+		return ArgTensor, true
+	case "as_int":
+		return ArgInt, true
+	case "as_sym_int":
+		return ArgSymInt, true
+	case "as_float":
+		return ArgFloat, true
+	case "as_ints":
+		return ArgInts, true
+	case "as_none":
+		return ArgNone, true
+	case "as_tensors":
+		return ArgTensors, true
+	case "as_floats":
+		return ArgFloats, true
+	case "as_string":
+		return ArgString, true
+	case "as_strings":
+		return ArgStrings, true
+	case "as_sym_ints":
+		return ArgSymInts, true
+	case "as_scalar_type":
+		return ArgScalarType, true
+	case "as_memory_format":
+		return ArgMemoryFormat, true
+	case "as_layout":
+		return ArgLayout, true
+	case "as_device":
+		return ArgDevice, true
+	case "as_bool":
+		return ArgBool, true
+	case "as_bools":
+		return ArgBools, true
+	case "as_sym_bool":
+		return ArgSymBool, true
+	case "as_sym_bools":
+		return ArgSymBools, true
+	case "as_optional_tensors":
+		return ArgOptionalTensors, true
+	case "as_graph":
+		return ArgGraph, true
+	case "as_custom_obj":
+		return ArgCustomObj, true
+	case "as_operator":
+		return ArgOperator, true
+	case "as_sym_float":
+		return ArgSymFloat, true
+	case "as_sym_floats":
+		return ArgSymFloats, true
+	case "as_optional_tensor":
+		return ArgOptionalTensor, true
+	case "as_complex":
+		return ArgComplex, true
+	case "as_nested_tensors":
+		return ArgNestedTensors, true
+	case "as_int_lists":
+		return ArgIntLists, true
+	case "as_string_to_argument":
+		return ArgStringToArgument, true
 	}
-	return m
-}()
+	return ArgInvalid, false
+}
 
 var inputKindByName = func() map[string]InputKind {
 	m := map[string]InputKind{}
