@@ -342,8 +342,8 @@ func readProfileFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file (%s)", path, st.Mode().Type())
+	if err := limits.RegularFile(st); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := limits.ProfileBytes.Check(st.Size()); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

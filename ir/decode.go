@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -94,16 +95,59 @@ func (d *decoder) failLimit(err error) { d.fail(fmt.Errorf("at byte %d: %w", d.p
 // wrap prefixes the error, if any, with where it happened.
 func (d *decoder) wrap(format string, args ...any) {
 	if d.err != nil {
-		d.err = fmt.Errorf(format+": %w", append(args, d.err)...)
+		d.addPath(fmt.Sprintf(format, args...))
 	}
 }
 
 // wrapKey prefixes the error, if any, with the object key it is under.
 func (d *decoder) wrapKey(key []byte) {
 	if d.err != nil {
-		d.err = fmt.Errorf("%s: %w", key, d.err)
+		d.addPath(string(key))
 	}
 }
+
+func (d *decoder) addPath(seg string) {
+	pe, ok := d.err.(*pathError)
+	if !ok {
+		pe = &pathError{err: d.err}
+		d.err = pe
+	}
+	pe.path = append(pe.path, seg)
+}
+
+// pathError is an error with where in the document it happened, the
+// innermost step first. An error ten thousand levels down keeps every
+// step, but prints the outermost and innermost few: wrapping it at each
+// level must not cost time or memory quadratic in the depth.
+type pathError struct {
+	path []string
+	err  error
+}
+
+// maxPathShown is how many steps of each end of a path an error prints.
+const maxPathShown = 12
+
+func (e *pathError) Error() string {
+	var sb strings.Builder
+	n := len(e.path)
+	for i := n - 1; i >= 0; i-- {
+		if n > 2*maxPathShown && i == n-1-maxPathShown {
+			fmt.Fprintf(&sb, ": ... (%d levels) ...", n-2*maxPathShown)
+			i = maxPathShown
+		}
+		seg := e.path[i]
+		// An index follows its list's name: inputs[0].
+		if sb.Len() > 0 && !strings.HasPrefix(seg, "[") {
+			sb.WriteString(": ")
+		}
+		sb.WriteString(seg)
+	}
+	sb.WriteString(": ")
+	sb.WriteString(e.err.Error())
+	return sb.String()
+}
+
+func (e *pathError) Unwrap() error { return e.err }
 
 // whole decodes the one value of the input with fn, refusing trailing data.
 func (d *decoder) whole(fn func()) error {

@@ -244,6 +244,7 @@ func (d *decoder) graph(g *Graph) {
 			g.Outputs = d.argList()
 		case "nodes":
 			g.Nodes = d.nodeList()
+			continue // its errors name the node
 		case "tensor_values":
 			g.TensorValues = d.tensorValues(len(g.Nodes) + len(g.Inputs))
 		case "sym_int_values":
@@ -326,6 +327,7 @@ func (d *decoder) tensorValues(hint int) map[string]*TensorMeta {
 
 func (d *decoder) nodeList() []*Node {
 	if !d.openArray() {
+		d.wrap("nodes")
 		return nil
 	}
 	base := len(d.nodeStack)
@@ -338,6 +340,9 @@ func (d *decoder) nodeList() []*Node {
 		d.node(n)
 		if d.err != nil {
 			who := n.Name
+			if who == "" && len(n.Outputs) > 0 {
+				who = n.Outputs[0].Name
+			}
 			if who == "" {
 				who = fmt.Sprintf("#%d", len(d.nodeStack)-base)
 			}
@@ -416,7 +421,7 @@ func (d *decoder) namedArgList() []NamedArgument {
 	for ok := d.firstElem(); ok; ok = d.nextElem() {
 		var a NamedArgument
 		d.namedArgument(&a)
-		d.wrap("inputs[%d]", len(d.namedArgStack)-base)
+		d.wrap("[%d]", len(d.namedArgStack)-base)
 		d.namedArgStack = append(d.namedArgStack, a)
 	}
 	return popStack(&d.namedArgStack, base)

@@ -102,3 +102,21 @@ func TestDecodeAcceptsWhatPythonWrites(t *testing.T) {
 		t.Errorf("null tensor meta: %v %v", m, ok)
 	}
 }
+
+// An error deep down reads in time linear in the depth, and says where
+// it is from both ends.
+func TestDeepErrorStaysSmall(t *testing.T) {
+	const depth = 3000
+	in := strings.Repeat(`{"as_string_to_argument": {"k": `, depth) + `{"as_int": 1.5}` + strings.Repeat(`}}`, depth)
+	defer limits.Reset()
+	limits.Set("json-depth", "100000")
+	_, err := DecodeProgram([]byte(minimal(`{"target": "t", "outputs": [` + in + `]}`)))
+	if err == nil || len(err.Error()) > 2000 {
+		t.Fatalf("error of %d bytes: %.300v", len(err.Error()), err)
+	}
+	for _, w := range []string{"graph_module: graph: node #0 (t): outputs[0]: as_string_to_argument: k: ", "as_string_to_argument: ... (", "levels) ...: as_string_to_argument", "k: as_int: at byte", "want an integer"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("%q does not say %q", err, w)
+		}
+	}
+}

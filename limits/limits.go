@@ -13,6 +13,7 @@ package limits
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -23,7 +24,8 @@ import (
 type Limit struct {
 	// Name is how --limit names it ("json-bytes").
 	Name string
-	// What says what it bounds.
+	// What says what it counts, after the count ("nodes in one program";
+	// for a byte count, after the bytes: "of JSON in one record").
 	What string
 	// Bytes: the value is a byte count (printed and parsed with units).
 	Bytes bool
@@ -47,16 +49,16 @@ func define(name, what string, bytes bool, def int64) *Limit {
 // 100 MB and 100,000 nodes) and low enough that a file meeting them
 // cannot take more than a few GB of memory.
 var (
-	JSONBytes    = define("json-bytes", "size of a JSON record (a program, a payload config, a delegate record)", true, 512<<20)
-	RecordBytes  = define("record-bytes", "size of any other record read whole (extra/*, the version records)", true, 256<<20)
-	WeightSlack  = define("weight-slack", "bytes a weight file may hold beyond the largest tensor view of it", true, 64<<20)
-	Expansion    = define("expansion", "total size of an archive's compressed records once inflated", true, 1<<30)
-	JSONDepth    = define("json-depth", "nesting depth of a JSON record (a cond nested in a cond adds 7)", false, 10000)
-	StringBytes  = define("string-bytes", "length of one JSON string", true, 16<<20)
+	JSONBytes    = define("json-bytes", "of JSON in one record (a program, a payload config, a delegate record)", true, 512<<20)
+	RecordBytes  = define("record-bytes", "in one record read whole (extra/*)", true, 256<<20)
+	WeightSlack  = define("weight-slack", "of a weight file beyond the largest tensor view of it", true, 64<<20)
+	Expansion    = define("expansion", "of compressed records once inflated, in one archive", true, 1<<30)
+	JSONDepth    = define("json-depth", "levels of JSON nesting (a cond nested in a cond adds 7)", false, 10000)
+	StringBytes  = define("string-bytes", "in one JSON string", true, 16<<20)
 	Nodes        = define("nodes", "nodes in one program, nested graphs included", false, 2_000_000)
 	Values       = define("values", "values in one program's JSON (arguments, value-table entries, list elements)", false, 16_000_000)
-	NPYBytes     = define("npy-bytes", "size of an .npy file", true, 8<<30)
-	ProfileBytes = define("profile-bytes", "size of a backend profile file", true, 1<<20)
+	NPYBytes     = define("npy-bytes", "in one .npy file", true, 8<<30)
+	ProfileBytes = define("profile-bytes", "in one backend profile file", true, 1<<20)
 )
 
 // All lists the limits in a fixed order.
@@ -203,8 +205,41 @@ func (e *Error) Error() string {
 	if e.AtLeast {
 		got = "more than " + l.format(e.Max)
 	}
-	return fmt.Sprintf("%s is %s, over the %s limit of %s; if the input is trusted, raise it with --limit %s=N or %s=N",
-		l.What, got, l.Name, l.format(e.Max), l.Name, l.Env())
+	return fmt.Sprintf("%s %s: over the %s limit of %s; if the input is trusted, raise it with --limit %s=N or %s=N",
+		got, l.What, l.Name, l.format(e.Max), l.Name, l.Env())
+}
+
+// Help describes the limit for --help: "bytes of JSON in one record".
+func (l *Limit) Help() string {
+	if l.Bytes {
+		return "bytes " + l.What
+	}
+	return l.What
+}
+
+// RegularFile refuses what is not a regular file: a device or a pipe has
+// no size to check before reading, and may never end.
+func RegularFile(st fs.FileInfo) error {
+	m := st.Mode()
+	if m.IsRegular() {
+		return nil
+	}
+	what := "not a regular file"
+	switch {
+	case m.IsDir():
+		what = "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		what = "a socket"
+	case m&fs.ModeCharDevice != 0:
+		what = "a character device"
+	case m&fs.ModeDevice != 0:
+		what = "a device"
+	case m&fs.ModeSymlink != 0:
+		what = "a symbolic link"
+	}
+	return fmt.Errorf("not a regular file but %s: seam reads only regular files, whose size it can check first", what)
 }
 
 // FormatBytes prints a byte count exactly, with a binary unit when it

@@ -72,10 +72,7 @@ func checkRegular(st fs.FileInfo, err error) error {
 	if err != nil {
 		return err
 	}
-	if !st.Mode().IsRegular() {
-		return fmt.Errorf("not a regular file (%s)", st.Mode().Type())
-	}
-	return nil
+	return limits.RegularFile(st)
 }
 
 // Read reads one .npy array from r: its header, then exactly the payload

@@ -34,6 +34,29 @@ func (e *CRCError) Error() string {
 	return fmt.Sprintf("its bytes have CRC-32 %08x but the archive records %08x: the file is damaged", e.Got, e.Want)
 }
 
+// recordOf says which record of which archive a blob is, for errors.
+type recordOf struct {
+	archive, record string
+}
+
+// fail wraps an error reading the record.
+func (r recordOf) fail(err error) error {
+	return &RecordError{Archive: r.archive, Record: r.record, Err: err}
+}
+
+// RecordError is a record of a read archive that cannot be read (its
+// bytes do not match their CRC, the file was truncated). It names the
+// record; Archive says which file it is in, for whoever copies it into
+// another.
+type RecordError struct {
+	Archive, Record string
+	Err             error
+}
+
+func (e *RecordError) Error() string { return e.Record + ": " + e.Err.Error() }
+
+func (e *RecordError) Unwrap() error { return e.Err }
+
 // crcReader passes bytes through, checking at EOF that there were size of
 // them with the CRC want.
 type crcReader struct {
@@ -97,6 +120,7 @@ func openRecord(f *zip.File, r io.ReaderAt) (io.ReadCloser, error) {
 type storedBlob struct {
 	f *zip.File
 	r io.ReaderAt
+	recordOf
 
 	mu      sync.Mutex
 	checked bool
@@ -108,12 +132,34 @@ func (b *storedBlob) Size() int64 { return int64(b.f.UncompressedSize64) }
 
 func (b *storedBlob) crc() uint32 { return b.f.CRC32 }
 
-func (b *storedBlob) open() (io.ReadCloser, error) { return openRecord(b.f, b.r) }
+func (b *storedBlob) open() (io.ReadCloser, error) { return b.recordOf.open(b.f, b.r) }
+
+func (r recordOf) open(f *zip.File, ra io.ReaderAt) (io.ReadCloser, error) {
+	rc, err := openRecord(f, ra)
+	if err != nil {
+		return nil, r.fail(err)
+	}
+	return &failingReader{rc, r}, nil
+}
+
+// failingReader names its record in its errors.
+type failingReader struct {
+	io.ReadCloser
+	recordOf
+}
+
+func (f *failingReader) Read(p []byte) (int, error) {
+	n, err := f.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		err = f.fail(err)
+	}
+	return n, err
+}
 
 func (b *storedBlob) ReadAt(p []byte, off int64) (int, error) {
 	size := b.Size()
 	if off < 0 || off > size {
-		return 0, fmt.Errorf("%s: read at %d outside %d bytes", b.f.Name, off, size)
+		return 0, b.fail(fmt.Errorf("read at %d outside %d bytes", off, size))
 	}
 	b.mu.Lock()
 	if !b.checked {
@@ -129,7 +175,7 @@ func (b *storedBlob) ReadAt(p []byte, off int64) (int, error) {
 			}
 			b.mu.Unlock()
 			if b.err != nil {
-				return 0, fmt.Errorf("%s: %w", b.f.Name, b.err)
+				return 0, b.fail(b.err)
 			}
 			if err == nil && int64(len(p)) > size {
 				err = io.EOF
@@ -143,7 +189,7 @@ func (b *storedBlob) ReadAt(p []byte, off int64) (int, error) {
 	err := b.err
 	b.mu.Unlock()
 	if err != nil {
-		return 0, fmt.Errorf("%s: %w", b.f.Name, err)
+		return 0, b.fail(err)
 	}
 	return b.readAt(p, off)
 }
@@ -178,8 +224,9 @@ func checkAll(f *zip.File, r io.ReaderAt) error {
 // CRC); streaming it does not. PyTorch never compresses, but other zip
 // tools may. The reader has bounded its size (the expansion limit).
 type compressedBlob struct {
-	f    *zip.File
-	r    io.ReaderAt
+	f *zip.File
+	r io.ReaderAt
+	recordOf
 	once sync.Once
 	data []byte
 	err  error
@@ -189,15 +236,15 @@ func (b *compressedBlob) Size() int64 { return int64(b.f.UncompressedSize64) }
 
 func (b *compressedBlob) crc() uint32 { return b.f.CRC32 }
 
-func (b *compressedBlob) open() (io.ReadCloser, error) { return openRecord(b.f, b.r) }
+func (b *compressedBlob) open() (io.ReadCloser, error) { return b.recordOf.open(b.f, b.r) }
 
 func (b *compressedBlob) ReadAt(p []byte, off int64) (int, error) {
 	b.once.Do(func() { b.data, b.err = readRecord(b.f, b.r) })
 	if b.err != nil {
-		return 0, fmt.Errorf("%s: %w", b.f.Name, b.err)
+		return 0, b.fail(b.err)
 	}
 	if off < 0 || off > int64(len(b.data)) {
-		return 0, fmt.Errorf("%s: read at %d outside %d bytes", b.f.Name, off, len(b.data))
+		return 0, b.fail(fmt.Errorf("read at %d outside %d bytes", off, len(b.data)))
 	}
 	n := copy(p, b.data[off:])
 	if n < len(p) {

@@ -21,6 +21,10 @@ import (
 // the archive must be closed when done. Only a regular file is read: a
 // device or a pipe has no size to check before reading.
 func Open(path string) (*Archive, error) {
+	// Stat first: opening a FIFO would wait for a writer.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, &Error{File: path, Err: limits.RegularFile(st)}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -30,9 +34,9 @@ func Open(path string) (*Archive, error) {
 		f.Close()
 		return nil, err
 	}
-	if !st.Mode().IsRegular() {
+	if err := limits.RegularFile(st); err != nil {
 		f.Close()
-		return nil, &Error{File: path, Err: fmt.Errorf("not a regular file (%s)", st.Mode().Type())}
+		return nil, &Error{File: path, Err: err}
 	}
 	a, err := Read(f, st.Size(), path)
 	if err != nil {
@@ -159,6 +163,7 @@ func (rd *reader) index(zr *zip.Reader) error {
 		rd.root = zr.File[0].Name[:i+1]
 	}
 	var stored, inflated int64
+	var largest *zip.File // the compressed record that inflates most
 	for _, f := range zr.File {
 		name := f.Name
 		if err := checkEntryName(name); err != nil {
@@ -181,6 +186,9 @@ func (rd *reader) index(zr *zip.Reader) error {
 		stored += int64(f.CompressedSize64)
 		if f.Method != zip.Store {
 			inflated += int64(f.UncompressedSize64)
+			if largest == nil || f.UncompressedSize64 > largest.UncompressedSize64 {
+				largest = f
+			}
 		}
 	}
 	// Records that share bytes (a zip bomb's trick) add up to more than
@@ -189,7 +197,8 @@ func (rd *reader) index(zr *zip.Reader) error {
 		return rd.errf("", "its records' data add up to %d bytes in a file of %d: they overlap", stored, rd.size)
 	}
 	if err := limits.Expansion.Check(inflated); err != nil {
-		return rd.wrap("", err)
+		return rd.errf(strings.TrimPrefix(largest.Name, rd.root), "inflates to %s, and the archive's compressed records to %w",
+			limits.FormatBytes(int64(largest.UncompressedSize64)), err)
 	}
 	return nil
 }
@@ -440,17 +449,18 @@ func (rd *reader) readPayloads(model, kind string, used map[string]bool) (map[st
 			continue // a fake tensor: zeros
 		}
 		if err := limits.WeightSlack.Check(size - extent[file]); err != nil {
-			return nil, rd.errf("data/"+kind+"/"+file, "holds %d bytes where its tensors reach %d: %w", size, extent[file], err)
+			return nil, rd.errf("data/"+kind+"/"+file, "holds %d bytes where its tensors reach %d, %w", size, extent[file], err)
 		}
 	}
 	return out, nil
 }
 
 func (rd *reader) blob(f *zip.File) ir.Blob {
+	where := recordOf{archive: rd.file, record: strings.TrimPrefix(f.Name, rd.root)}
 	if f.Method == zip.Store {
-		return &storedBlob{f: f, r: rd.r}
+		return &storedBlob{f: f, r: rd.r, recordOf: where}
 	}
-	return &compressedBlob{f: f, r: rd.r}
+	return &compressedBlob{f: f, r: rd.r, recordOf: where}
 }
 
 // checkBytes reads every record of the archive through, checking each

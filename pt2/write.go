@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"hash/crc64"
@@ -28,7 +29,14 @@ const alignment = 64
 func WriteFile(path string, a *Archive) error {
 	root := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	return atomicfile.Write(path, func(w io.Writer) error {
-		if err := Write(w, a, root); err != nil {
+		err := Write(w, a, root)
+		// A record of the archive being copied that cannot be read is
+		// that archive's fault, not the one being written.
+		var re *RecordError
+		if errors.As(err, &re) && re.Archive != "" && re.Archive != path {
+			return &Error{File: re.Archive, Record: re.Record, Err: fmt.Errorf("%w; %s was not written", re.Err, path)}
+		}
+		if err != nil {
 			return &Error{File: path, Err: err}
 		}
 		return nil

@@ -53,7 +53,7 @@ func moduleContract(name string, m *ir.Program, d *pt2.Delegate) []Violation {
 	var out []Violation
 	prof := a.Registered
 	if len(a.Differences) > 0 {
-		out = append(out, Violation{Rule: ContractRecorded, Node: name, Msg: a.DifferenceError().Error()})
+		out = append(out, Violation{Rule: ContractRecorded, Node: "delegate record", Msg: a.DifferenceError().Error()})
 	}
 	if prof == nil {
 		prof = a.Recorded

@@ -20,7 +20,7 @@ func addLimitFlag(root *cobra.Command) {
 		if l.Bytes {
 			def = limits.FormatBytes(l.Default())
 		}
-		names = append(names, fmt.Sprintf("  %-14s %s (default %s; %s)", l.Name, l.What, def, l.Env()))
+		names = append(names, fmt.Sprintf("  %-14s %s (default %s; %s)", l.Name, l.Help(), def, l.Env()))
 	}
 	root.PersistentFlags().StringArrayVar(&sets, "limit", nil,
 		"raise a bound on what an input may make seam do, NAME=VALUE (repeatable); the limits:\n"+strings.Join(names, "\n"))

@@ -15,7 +15,7 @@ type InputError struct {
 	Msg  string
 }
 
-func (e *InputError) Error() string { return e.File + ": " + e.Msg }
+func (e *InputError) Error() string { return e.File + " " + e.Msg }
 
 // checkLowerInput verifies what seam lower is given, so that a program
 // that does not verify is reported as the input's fault, and refuses a

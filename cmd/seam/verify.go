@@ -36,6 +36,7 @@ func verifyCmd() *cobra.Command {
 				fmt.Fprintln(cmd.OutOrStdout(), v)
 			}
 			if len(errs) > 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), "FAIL: %s: %d violations\n", args[0], len(errs))
 				return exitError{1}
 			}
 			warn := ""
