@@ -62,13 +62,25 @@ func FixtureRecords(model string) ([]Record, error) {
 	return Records(data)
 }
 
-// Zip writes records as an archive with every name below root.
+// Zip writes records as an archive with every name below root (it
+// panics on a record zip cannot hold: use TryZip for records from a
+// fuzzer).
 func Zip(root string, recs []Record) []byte {
+	b, err := TryZip(root, recs)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// TryZip is Zip returning an error for a record zip cannot hold (data
+// in a folder's entry).
+func TryZip(root string, recs []Record) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := writeZip(&buf, root, recs); err != nil {
-		panic(err) // writing to memory fails only on a bad record
+		return nil, err
 	}
-	return buf.Bytes()
+	return buf.Bytes(), nil
 }
 
 // WriteZip writes records as an archive file; records with a Hole become
