@@ -9,6 +9,9 @@ import (
 	"sync"
 )
 
+// namedOnly makes every temporary file a named one (for tests).
+var namedOnly = false
+
 // Named temporary files are hidden, next to their destination, and
 // registered so that a signal removes them.
 

@@ -7,9 +7,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// namedOnly makes every temporary file a named one (for tests).
-var namedOnly = false
-
 // createTemp opens an unnamed file in dir (O_TMPFILE): until publish
 // links it, nothing on disk names it, so a process killed while writing
 // leaves nothing behind. File systems without O_TMPFILE get a named one.

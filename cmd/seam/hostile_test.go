@@ -150,3 +150,22 @@ func limitText(s string) string {
 	}
 	return s
 }
+
+// seamCommand is a seam lower of model to out in a child process.
+func seamCommand(model, out string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "lower", model, "--backend", "tensor-only", "-o", out)
+	cmd.Env = append(os.Environ(), "SEAM_TEST_RUN_MAIN=1")
+	return cmd
+}
+
+// writing reports whether a process has a file open for writing in dir
+// (an unnamed O_TMPFILE one included), as far as /proc shows.
+func writing(dir string) bool {
+	links, _ := filepath.Glob("/proc/[0-9]*/fd/*")
+	for _, l := range links {
+		if target, err := os.Readlink(l); err == nil && strings.HasPrefix(target, dir+"/") {
+			return true
+		}
+	}
+	return false
+}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/fixtures"
@@ -370,7 +369,7 @@ func unboundedCases() ([]Case, error) {
 		return f.Close()
 	}
 	fifo := func(name string) func(dir string) error {
-		return func(dir string) error { return syscall.Mkfifo(filepath.Join(dir, name), 0o644) }
+		return func(dir string) error { return mkfifo(filepath.Join(dir, name)) }
 	}
 	fifoCase := func(dir string) error {
 		if err := mlpCase(dir); err != nil {
