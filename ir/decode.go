@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -96,6 +97,20 @@ func (d *decoder) failLimit(err error) { d.fail(fmt.Errorf("at byte %d: %w", d.p
 func (d *decoder) wrap(format string, args ...any) {
 	if d.err != nil {
 		d.addPath(fmt.Sprintf(format, args...))
+	}
+}
+
+// wrapName and wrapIndex are wrap without formatting: they run for every
+// value decoded, and boxing their argument for a format would allocate.
+func (d *decoder) wrapName(name string) {
+	if d.err != nil {
+		d.addPath(name)
+	}
+}
+
+func (d *decoder) wrapIndex(i int) {
+	if d.err != nil {
+		d.addPath("[" + strconv.Itoa(i) + "]")
 	}
 }
 
@@ -411,6 +426,13 @@ func (d *decoder) stringBytes(name bool) []byte {
 	start := d.pos + 1
 	data := d.data
 	for i := start; i < len(data); {
+		// Skip eight plain bytes at a time: most of a program is text.
+		for i+8 <= len(data) && plain8(binary.LittleEndian.Uint64(data[i:])) {
+			i += 8
+		}
+		if i >= len(data) {
+			break
+		}
 		c := data[i]
 		switch {
 		case c == '"':
@@ -439,6 +461,14 @@ func (d *decoder) stringBytes(name bool) []byte {
 	}
 	d.failAt(start-1, "string never ends")
 	return nil
+}
+
+// plain8 reports whether none of the eight bytes of w needs a look: no
+// quote, no backslash, no control character, nothing past ASCII.
+func plain8(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(x uint64) uint64 { return (x - ones) & ^x & highs }
+	return (w|hasZero(w^(ones*'"'))|hasZero(w^(ones*'\\'))|((w-ones*0x20) & ^w))&highs == 0
 }
 
 // escapedString finishes a string that has escapes, from i (a backslash).
@@ -883,7 +913,7 @@ func (d *decoder) stringMap() map[string]string {
 		} else {
 			m[k] = d.text()
 		}
-		d.wrap("%s", k)
+		d.wrapName(k)
 	}
 	return m
 }
@@ -896,7 +926,7 @@ func (d *decoder) intMap() map[string]int64 {
 	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
 		k := d.mapKey(key)
 		m[k] = d.int64()
-		d.wrap("%s", k)
+		d.wrapName(k)
 	}
 	return m
 }

@@ -79,7 +79,7 @@ func (d *decoder) graphModule(p *Program) {
 				for ok := d.firstElem(); ok; ok = d.nextElem() {
 					var e ModuleCallEntry
 					d.moduleCallEntry(&e)
-					d.wrap("[%d]", len(p.ModuleCallGraph))
+					d.wrapIndex(len(p.ModuleCallGraph))
 					p.ModuleCallGraph = append(p.ModuleCallGraph, e)
 				}
 			}
@@ -106,7 +106,7 @@ func (d *decoder) signature(s *Signature) {
 				for ok := d.firstElem(); ok; ok = d.nextElem() {
 					var is InputSpec
 					d.inputSpec(&is)
-					d.wrap("[%d]", len(s.Inputs))
+					d.wrapIndex(len(s.Inputs))
 					s.Inputs = append(s.Inputs, is)
 				}
 			}
@@ -116,7 +116,7 @@ func (d *decoder) signature(s *Signature) {
 				for ok := d.firstElem(); ok; ok = d.nextElem() {
 					var os OutputSpec
 					d.outputSpec(&os)
-					d.wrap("[%d]", len(s.Outputs))
+					d.wrapIndex(len(s.Outputs))
 					s.Outputs = append(s.Outputs, os)
 				}
 			}
@@ -145,7 +145,7 @@ func (d *decoder) namedTupleFields() map[string][]string {
 			}
 		}
 		m[k] = names
-		d.wrap("%s", k)
+		d.wrapName(k)
 	}
 	return m
 }
@@ -187,7 +187,7 @@ func (d *decoder) rangeConstraints() map[string]RangeConstraint {
 			}
 		}
 		m[k] = rc
-		d.wrap("%s", k)
+		d.wrapName(k)
 	}
 	return m
 }
@@ -256,7 +256,7 @@ func (d *decoder) graph(g *Graph) {
 					var s SymInt
 					d.symInt(&s)
 					g.SymIntValues[k] = s
-					d.wrap("%s", k)
+					d.wrapName(k)
 				}
 			}
 		case "sym_bool_values":
@@ -268,7 +268,7 @@ func (d *decoder) graph(g *Graph) {
 					var s SymBool
 					d.symBool(&s)
 					g.SymBoolValues[k] = s
-					d.wrap("%s", k)
+					d.wrapName(k)
 				}
 			}
 		case "sym_float_values":
@@ -280,7 +280,7 @@ func (d *decoder) graph(g *Graph) {
 					var s SymFloat
 					d.symFloat(&s)
 					g.SymFloatValues[k] = s
-					d.wrap("%s", k)
+					d.wrapName(k)
 				}
 			}
 		case "custom_obj_values":
@@ -292,7 +292,7 @@ func (d *decoder) graph(g *Graph) {
 					var c CustomObj
 					d.customObj(&c)
 					g.CustomObjValues[k] = c
-					d.wrap("%s", k)
+					d.wrapName(k)
 				}
 			}
 		case "is_single_tensor_return":
@@ -320,14 +320,14 @@ func (d *decoder) tensorValues(hint int) map[string]*TensorMeta {
 			d.tensorMeta(meta)
 		}
 		m[k] = meta
-		d.wrap("%s", k)
+		d.wrapName(k)
 	}
 	return m
 }
 
 func (d *decoder) nodeList() []*Node {
 	if !d.openArray() {
-		d.wrap("nodes")
+		d.wrapName("nodes")
 		return nil
 	}
 	base := len(d.nodeStack)
@@ -421,7 +421,7 @@ func (d *decoder) namedArgList() []NamedArgument {
 	for ok := d.firstElem(); ok; ok = d.nextElem() {
 		var a NamedArgument
 		d.namedArgument(&a)
-		d.wrap("[%d]", len(d.namedArgStack)-base)
+		d.wrapIndex(len(d.namedArgStack) - base)
 		d.namedArgStack = append(d.namedArgStack, a)
 	}
 	return popStack(&d.namedArgStack, base)
@@ -456,7 +456,7 @@ func (d *decoder) argList() []Argument {
 	for ok := d.firstElem(); ok; ok = d.nextElem() {
 		var a Argument
 		d.argument(&a)
-		d.wrap("[%d]", len(d.argStack)-base)
+		d.wrapIndex(len(d.argStack) - base)
 		d.argStack = append(d.argStack, a)
 	}
 	return popStack(&d.argStack, base)
@@ -489,7 +489,7 @@ func (d *decoder) argument(a *Argument) {
 	}
 	*a = Argument{Kind: kind}
 	d.argumentMember(a, kind)
-	d.wrap("%s", argKindNames[kind])
+	d.wrapName(argKindNames[kind])
 	d.closeUnion("Argument", start)
 }
 
@@ -609,7 +609,7 @@ func (d *decoder) argumentMember(a *Argument, kind ArgKind) {
 				var v Argument
 				d.argument(&v)
 				a.Map[k] = v
-				d.wrap("%s", k)
+				d.wrapName(k)
 			}
 		}
 	}
@@ -760,7 +760,7 @@ func (d *decoder) symIntList() []SymInt {
 	for ok := d.firstElem(); ok; ok = d.nextElem() {
 		var s SymInt
 		d.symInt(&s)
-		d.wrap("[%d]", len(d.symIntStack)-base)
+		d.wrapIndex(len(d.symIntStack) - base)
 		d.symIntStack = append(d.symIntStack, s)
 	}
 	return popStack(&d.symIntStack, base)
@@ -857,7 +857,7 @@ func (d *decoder) inputSpec(s *InputSpec) {
 	}
 	*s = InputSpec{Kind: kind}
 	d.inputSpecBody(s)
-	d.wrap("%s", inputKindNames[kind])
+	d.wrapName(inputKindNames[kind])
 	d.closeUnion(union, start)
 }
 
@@ -932,7 +932,7 @@ func (d *decoder) outputSpec(s *OutputSpec) {
 	}
 	*s = OutputSpec{Kind: kind}
 	d.outputSpecBody(s)
-	d.wrap("%s", outputKindNames[kind])
+	d.wrapName(outputKindNames[kind])
 	d.closeUnion(union, start)
 }
 

@@ -120,3 +120,18 @@ func TestDeepErrorStaysSmall(t *testing.T) {
 		}
 	}
 }
+
+func TestPlain8(t *testing.T) {
+	for b := 0; b < 256; b++ {
+		for pos := 0; pos < 8; pos++ {
+			w := []byte("abcdefgh")
+			w[pos] = byte(b)
+			want := b >= 0x20 && b < 0x80 && b != '"' && b != '\\'
+			got := plain8(uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+				uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56)
+			if got != want {
+				t.Fatalf("byte %#x at %d: plain8 %v", b, pos, got)
+			}
+		}
+	}
+}

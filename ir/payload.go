@@ -31,7 +31,7 @@ func DecodePayloadConfig(data []byte) (map[string]PayloadMeta, error) {
 				for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
 					k := d.mapKey(key)
 					out[k] = d.payloadMeta()
-					d.wrap("config: %s", k)
+					d.wrapName("config: " + k)
 				}
 			}
 		}
