@@ -213,6 +213,10 @@ func checkEntryName(name string) error {
 		return fmt.Errorf("backslash in entry path")
 	case strings.ContainsRune(name, 0):
 		return fmt.Errorf("NUL in entry path")
+	case !utf8.ValidString(name):
+		return fmt.Errorf("entry path is not UTF-8")
+	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return fmt.Errorf("control character in entry path")
 	}
 	for _, part := range strings.Split(name, "/") {
 		if part == ".." {

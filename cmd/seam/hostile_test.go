@@ -112,6 +112,9 @@ func TestHostileInputs(t *testing.T) {
 					t.Errorf("output says %q:\n%s", bad, out)
 				}
 			}
+			if i := strings.IndexFunc(out, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f }); i >= 0 {
+				t.Errorf("output holds a raw control character at %d: %q", i, limitText(out))
+			}
 			for _, w := range c.Want {
 				if !strings.Contains(out, w) {
 					t.Errorf("output does not say %q:\n%s", w, limitText(out))
