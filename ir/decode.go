@@ -65,6 +65,11 @@ type decoder struct {
 	namedArgStack []NamedArgument
 	symIntStack   []SymInt
 	nodeStack     []*Node
+	// and the slabs short lists are carved from.
+	argSlab      []Argument
+	namedArgSlab []NamedArgument
+	symIntSlab   []SymInt
+	nodeListSlab []*Node
 }
 
 func newDecoder(data []byte) *decoder {

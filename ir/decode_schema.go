@@ -354,21 +354,36 @@ func (d *decoder) nodeList() []*Node {
 		}
 		d.nodeStack = append(d.nodeStack, n)
 	}
-	return popStack(&d.nodeStack, base)
+	return popStack(&d.nodeStack, base, &d.nodeListSlab)
 }
 
 // popStack returns the list gathered on a stack above base, and pops it.
-func popStack[T any](stack *[]T, base int) []T {
+// Short lists are carved from slab, so that a program's many one- and
+// two-element lists cost one allocation per few hundred; each has its own
+// capacity, so appending to one never writes over its neighbour.
+func popStack[T any](stack *[]T, base int, slab *[]T) []T {
 	s := *stack
+	n := len(s) - base
 	var out []T
-	if len(s) > base {
-		out = make([]T, len(s)-base)
-		copy(out, s[base:])
-		clear(s[base:])
+	switch {
+	case n == 0:
+	case n <= slabList:
+		if len(*slab) < n {
+			*slab = make([]T, slabSize)
+		}
+		out = (*slab)[:n:n]
+		*slab = (*slab)[n:]
+	default:
+		out = make([]T, n)
 	}
+	copy(out, s[base:])
+	clear(s[base:])
 	*stack = s[:base]
 	return out
 }
+
+// Lists of up to slabList elements come from slabs of slabSize.
+const slabList, slabSize = 16, 256
 
 // node reads a node. A node without a name (files older than schema
 // 8.16) takes its first output's name, as FX named it.
@@ -424,7 +439,7 @@ func (d *decoder) namedArgList() []NamedArgument {
 		d.wrapIndex(len(d.namedArgStack) - base)
 		d.namedArgStack = append(d.namedArgStack, a)
 	}
-	return popStack(&d.namedArgStack, base)
+	return popStack(&d.namedArgStack, base, &d.namedArgSlab)
 }
 
 func (d *decoder) namedArgument(a *NamedArgument) {
@@ -459,7 +474,7 @@ func (d *decoder) argList() []Argument {
 		d.wrapIndex(len(d.argStack) - base)
 		d.argStack = append(d.argStack, a)
 	}
-	return popStack(&d.argStack, base)
+	return popStack(&d.argStack, base, &d.argSlab)
 }
 
 // nameRef reads {"name": "..."}, the schema's TensorArgument.
@@ -763,7 +778,7 @@ func (d *decoder) symIntList() []SymInt {
 		d.wrapIndex(len(d.symIntStack) - base)
 		d.symIntStack = append(d.symIntStack, s)
 	}
-	return popStack(&d.symIntStack, base)
+	return popStack(&d.symIntStack, base, &d.symIntSlab)
 }
 
 // symUnion reads the as_expr member of SymInt, SymFloat or SymBool, or
