@@ -256,12 +256,15 @@ func (d *decoder) count() {
 // The key is valid until the next string is read.
 
 // openObject consumes '{'; false for null (when nullable) or an error.
-func (d *decoder) openObject(nullable bool) bool {
+func (d *decoder) openObject(nullable bool) bool { return d.open('{', "an object", nullable) }
+
+// open consumes the bracket that opens an object or an array.
+func (d *decoder) open(bracket byte, what string, nullable bool) bool {
 	if d.err != nil {
 		return false
 	}
 	switch d.peek() {
-	case '{':
+	case bracket:
 		d.pos++
 		d.enter()
 		return d.err == nil
@@ -270,7 +273,7 @@ func (d *decoder) openObject(nullable bool) bool {
 			return false
 		}
 	}
-	d.failf("want an object, got %s", d.describe())
+	d.failf("want %s, got %s", what, d.describe())
 	return false
 }
 
@@ -323,23 +326,7 @@ func (d *decoder) keyColon() ([]byte, bool) {
 //	}
 
 // openArray consumes '['; false for null or an error.
-func (d *decoder) openArray() bool {
-	if d.err != nil {
-		return false
-	}
-	switch d.peek() {
-	case '[':
-		d.pos++
-		d.enter()
-		return d.err == nil
-	case 'n':
-		if d.null() {
-			return false
-		}
-	}
-	d.failf("want an array, got %s", d.describe())
-	return false
-}
+func (d *decoder) openArray() bool { return d.open('[', "an array", true) }
 
 func (d *decoder) firstElem() bool {
 	if d.err != nil {
@@ -644,31 +631,15 @@ func (d *decoder) common(name bool) string {
 	return d.intern(b)
 }
 
-func (d *decoder) newNode() *Node {
-	if len(d.nodeSlab) == 0 {
-		d.nodeSlab = make([]Node, 64)
+// carve returns a zero T from slab, refilled 64 at a time: a program's
+// many nodes and metadata cost one allocation per 64.
+func carve[T any](slab *[]T) *T {
+	if len(*slab) == 0 {
+		*slab = make([]T, 64)
 	}
-	n := &d.nodeSlab[0]
-	d.nodeSlab = d.nodeSlab[1:]
-	return n
-}
-
-func (d *decoder) newMeta() *TensorMeta {
-	if len(d.metaSlab) == 0 {
-		d.metaSlab = make([]TensorMeta, 64)
-	}
-	m := &d.metaSlab[0]
-	d.metaSlab = d.metaSlab[1:]
-	return m
-}
-
-func (d *decoder) newExpr() *SymExpr {
-	if len(d.exprSlab) == 0 {
-		d.exprSlab = make([]SymExpr, 64)
-	}
-	e := &d.exprSlab[0]
-	d.exprSlab = d.exprSlab[1:]
-	return e
+	v := &(*slab)[0]
+	*slab = (*slab)[1:]
+	return v
 }
 
 // Numbers and booleans.
@@ -924,14 +895,5 @@ func (d *decoder) stringMap() map[string]string {
 }
 
 func (d *decoder) intMap() map[string]int64 {
-	if !d.openObject(true) {
-		return nil
-	}
-	m := map[string]int64{}
-	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
-		k := d.mapKey(key)
-		m[k] = d.int64()
-		d.wrapName(k)
-	}
-	return m
+	return decodeTable(d, func(d *decoder, v *int64) { *v = d.int64() })
 }

@@ -24,7 +24,7 @@ func (d *decoder) program(p *Program) {
 		case "opset_version":
 			p.OpsetVersion = d.intMap()
 		case "range_constraints":
-			p.RangeConstraints = d.rangeConstraints()
+			p.RangeConstraints = decodeTable(d, (*decoder).rangeConstraint)
 		case "schema_version":
 			hasSchema = !d.null()
 			if hasSchema {
@@ -86,7 +86,7 @@ func (d *decoder) graphModule(p *Program) {
 		case "metadata":
 			p.Metadata = d.stringMap()
 		case "treespec_namedtuple_fields":
-			p.TreespecNamedtupleFields = d.namedTupleFields()
+			p.TreespecNamedtupleFields = decodeTable(d, (*decoder).fieldNames)
 		default:
 			d.skip()
 		}
@@ -127,27 +127,18 @@ func (d *decoder) signature(s *Signature) {
 	}
 }
 
-func (d *decoder) namedTupleFields() map[string][]string {
+// fieldNames reads a namedtuple's definition: {"field_names": [...]}.
+func (d *decoder) fieldNames(names *[]string) {
 	if !d.openObject(true) {
-		return nil
+		return
 	}
-	m := map[string][]string{}
 	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
-		k := d.mapKey(key)
-		var names []string
-		if d.openObject(true) {
-			for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
-				if string(key) == "field_names" {
-					names = d.strings(false)
-				} else {
-					d.skip()
-				}
-			}
+		if string(key) == "field_names" {
+			*names = d.strings(false)
+		} else {
+			d.skip()
 		}
-		m[k] = names
-		d.wrapName(k)
 	}
-	return m
 }
 
 func (d *decoder) schemaVersion(v *SchemaVersion) {
@@ -166,30 +157,20 @@ func (d *decoder) schemaVersion(v *SchemaVersion) {
 	}
 }
 
-func (d *decoder) rangeConstraints() map[string]RangeConstraint {
+func (d *decoder) rangeConstraint(rc *RangeConstraint) {
 	if !d.openObject(true) {
-		return nil
+		return
 	}
-	m := map[string]RangeConstraint{}
 	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
-		k := d.mapKey(key)
-		var rc RangeConstraint
-		if d.openObject(true) {
-			for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
-				switch string(key) {
-				case "min_val":
-					rc.Min = d.optInt()
-				case "max_val":
-					rc.Max = d.optInt()
-				default:
-					d.skip()
-				}
-			}
+		switch string(key) {
+		case "min_val":
+			rc.Min = d.optInt()
+		case "max_val":
+			rc.Max = d.optInt()
+		default:
+			d.skip()
 		}
-		m[k] = rc
-		d.wrapName(k)
 	}
-	return m
 }
 
 func (d *decoder) moduleCallEntry(e *ModuleCallEntry) {
@@ -246,55 +227,17 @@ func (d *decoder) graph(g *Graph) {
 			g.Nodes = d.nodeList()
 			continue // its errors name the node
 		case "tensor_values":
-			g.TensorValues = d.tensorValues(len(g.Nodes) + len(g.Inputs))
+			// Sized for the nodes and inputs already read (PyTorch
+			// writes them first): one value each is the common case.
+			g.TensorValues = decodeTableSized(d, len(g.Nodes)+len(g.Inputs), (*decoder).tensorMetaRef)
 		case "sym_int_values":
-			g.SymIntValues = nil
-			if d.openObject(true) {
-				g.SymIntValues = map[string]SymInt{}
-				for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
-					k := d.mapKey(key)
-					var s SymInt
-					d.symInt(&s)
-					g.SymIntValues[k] = s
-					d.wrapName(k)
-				}
-			}
+			g.SymIntValues = decodeTable(d, (*decoder).symInt)
 		case "sym_bool_values":
-			g.SymBoolValues = nil
-			if d.openObject(true) {
-				g.SymBoolValues = map[string]SymBool{}
-				for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
-					k := d.mapKey(key)
-					var s SymBool
-					d.symBool(&s)
-					g.SymBoolValues[k] = s
-					d.wrapName(k)
-				}
-			}
+			g.SymBoolValues = decodeTable(d, (*decoder).symBool)
 		case "sym_float_values":
-			g.SymFloatValues = nil
-			if d.openObject(true) {
-				g.SymFloatValues = map[string]SymFloat{}
-				for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
-					k := d.mapKey(key)
-					var s SymFloat
-					d.symFloat(&s)
-					g.SymFloatValues[k] = s
-					d.wrapName(k)
-				}
-			}
+			g.SymFloatValues = decodeTable(d, (*decoder).symFloat)
 		case "custom_obj_values":
-			g.CustomObjValues = nil
-			if d.openObject(true) {
-				g.CustomObjValues = map[string]CustomObj{}
-				for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
-					k := d.mapKey(key)
-					var c CustomObj
-					d.customObj(&c)
-					g.CustomObjValues[k] = c
-					d.wrapName(k)
-				}
-			}
+			g.CustomObjValues = decodeTable(d, (*decoder).customObj)
 		case "is_single_tensor_return":
 			g.IsSingleTensorReturn = d.bool()
 		default:
@@ -304,25 +247,35 @@ func (d *decoder) graph(g *Graph) {
 	}
 }
 
-// tensorValues reads a graph's tensor table, sized for the nodes and
-// inputs already read (PyTorch writes them first): one value each is the
-// common case, and a size taken from what was decoded cannot be a lie.
-func (d *decoder) tensorValues(hint int) map[string]*TensorMeta {
+// decodeTable reads an object keyed by value names (null reads as nil).
+func decodeTable[V any](d *decoder, elem func(*decoder, *V)) map[string]V {
+	return decodeTableSized(d, 0, elem)
+}
+
+// decodeTableSized is decodeTable for a table about hint entries long (a
+// hint taken from what was decoded, never from what the input claims).
+func decodeTableSized[V any](d *decoder, hint int, elem func(*decoder, *V)) map[string]V {
 	if !d.openObject(true) {
 		return nil
 	}
-	m := make(map[string]*TensorMeta, hint)
+	m := make(map[string]V, hint)
 	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
 		k := d.mapKey(key)
-		var meta *TensorMeta
-		if !d.null() {
-			meta = d.newMeta()
-			d.tensorMeta(meta)
-		}
-		m[k] = meta
+		var v V
+		elem(d, &v)
+		m[k] = v
 		d.wrapName(k)
 	}
 	return m
+}
+
+// tensorMetaRef reads a tensor table's entry (null reads as nil).
+func (d *decoder) tensorMetaRef(m **TensorMeta) {
+	*m = nil
+	if !d.null() {
+		*m = carve(&d.metaSlab)
+		d.tensorMeta(*m)
+	}
 }
 
 func (d *decoder) nodeList() []*Node {
@@ -336,7 +289,7 @@ func (d *decoder) nodeList() []*Node {
 			d.failLimit(limits.Nodes.Exceeded())
 			break
 		}
-		n := d.newNode()
+		n := carve(&d.nodeSlab)
 		d.node(n)
 		if d.err != nil {
 			who := n.Name
@@ -617,16 +570,7 @@ func (d *decoder) argumentMember(a *Argument, kind ArgKind) {
 			}
 		}
 	case ArgStringToArgument:
-		if d.openObject(true) {
-			a.Map = map[string]Argument{}
-			for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
-				k := d.mapKey(key)
-				var v Argument
-				d.argument(&v)
-				a.Map[k] = v
-				d.wrapName(k)
-			}
-		}
+		a.Map = decodeTable(d, (*decoder).argument)
 	}
 }
 
@@ -791,7 +735,7 @@ func (d *decoder) symUnion(union, literal string, expr **SymExpr, lit func()) {
 	}
 	switch string(key) {
 	case "as_expr":
-		*expr = d.newExpr()
+		*expr = carve(&d.exprSlab)
 		d.symExpr(*expr)
 	case literal:
 		lit()

@@ -25,24 +25,16 @@ func DecodePayloadConfig(data []byte) (map[string]PayloadMeta, error) {
 				d.skip()
 				continue
 			}
-			out = nil
-			if d.openObject(true) {
-				out = map[string]PayloadMeta{}
-				for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
-					k := d.mapKey(key)
-					out[k] = d.payloadMeta()
-					d.wrapName("config: " + k)
-				}
-			}
+			out = decodeTable(d, (*decoder).payloadMeta)
+			d.wrapName("config")
 		}
 	})
 	return out, err
 }
 
-func (d *decoder) payloadMeta() PayloadMeta {
-	var m PayloadMeta
+func (d *decoder) payloadMeta(m *PayloadMeta) {
 	if !d.openObject(true) {
-		return m
+		return
 	}
 	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
 		switch string(key) {
@@ -63,7 +55,6 @@ func (d *decoder) payloadMeta() PayloadMeta {
 		}
 		d.wrapKey(key)
 	}
-	return m
 }
 
 // EncodePayloadConfig writes a payload config as PyTorch does.

@@ -49,29 +49,13 @@ func escape(sb *strings.Builder, r rune) {
 
 // String returns s with every character a terminal would act on escaped,
 // newlines and tabs included: for one name or value printed in a line.
-func String(s string) string {
-	if safe(s, false) {
-		return s
-	}
-	var sb strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&sb, `\x%02x`, s[i])
-		case unsafeRune(r):
-			escape(&sb, r)
-		default:
-			sb.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return sb.String()
-}
+func String(s string) string { return escapeAll(s, false) }
 
 // Text is String for text laid out in lines: newlines and tabs stay.
-func Text(s string) string {
-	if safe(s, true) {
+func Text(s string) string { return escapeAll(s, true) }
+
+func escapeAll(s string, layout bool) string {
+	if safe(s, layout) {
 		return s
 	}
 	var sb strings.Builder
@@ -80,7 +64,7 @@ func Text(s string) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&sb, `\x%02x`, s[i])
-		case (r == '\n' || r == '\t'):
+		case layout && (r == '\n' || r == '\t'):
 			sb.WriteRune(r)
 		case unsafeRune(r):
 			escape(&sb, r)
