@@ -895,5 +895,5 @@ func (d *decoder) stringMap() map[string]string {
 }
 
 func (d *decoder) intMap() map[string]int64 {
-	return decodeTable(d, func(d *decoder, v *int64) { *v = d.int64() })
+	return decodeTable(d, (*decoder).int64)
 }

@@ -24,7 +24,7 @@ func (d *decoder) program(p *Program) {
 		case "opset_version":
 			p.OpsetVersion = d.intMap()
 		case "range_constraints":
-			p.RangeConstraints = decodeTable(d, (*decoder).rangeConstraint)
+			p.RangeConstraints = decodeTable(d, value((*decoder).rangeConstraint))
 		case "schema_version":
 			hasSchema = !d.null()
 			if hasSchema {
@@ -86,7 +86,7 @@ func (d *decoder) graphModule(p *Program) {
 		case "metadata":
 			p.Metadata = d.stringMap()
 		case "treespec_namedtuple_fields":
-			p.TreespecNamedtupleFields = decodeTable(d, (*decoder).fieldNames)
+			p.TreespecNamedtupleFields = decodeTable(d, value((*decoder).fieldNames))
 		default:
 			d.skip()
 		}
@@ -231,13 +231,13 @@ func (d *decoder) graph(g *Graph) {
 			// writes them first): one value each is the common case.
 			g.TensorValues = decodeTableSized(d, len(g.Nodes)+len(g.Inputs), (*decoder).tensorMetaRef)
 		case "sym_int_values":
-			g.SymIntValues = decodeTable(d, (*decoder).symInt)
+			g.SymIntValues = decodeTable(d, value((*decoder).symInt))
 		case "sym_bool_values":
-			g.SymBoolValues = decodeTable(d, (*decoder).symBool)
+			g.SymBoolValues = decodeTable(d, value((*decoder).symBool))
 		case "sym_float_values":
-			g.SymFloatValues = decodeTable(d, (*decoder).symFloat)
+			g.SymFloatValues = decodeTable(d, value((*decoder).symFloat))
 		case "custom_obj_values":
-			g.CustomObjValues = decodeTable(d, (*decoder).customObj)
+			g.CustomObjValues = decodeTable(d, value((*decoder).customObj))
 		case "is_single_tensor_return":
 			g.IsSingleTensorReturn = d.bool()
 		default:
@@ -247,35 +247,45 @@ func (d *decoder) graph(g *Graph) {
 	}
 }
 
-// decodeTable reads an object keyed by value names (null reads as nil).
-func decodeTable[V any](d *decoder, elem func(*decoder, *V)) map[string]V {
+// decodeTable reads an object keyed by value names (null reads as nil),
+// each value read by elem. (elem returns its value rather than filling a
+// pointer, which through a func value would escape to the heap.)
+func decodeTable[V any](d *decoder, elem func(*decoder) V) map[string]V {
 	return decodeTableSized(d, 0, elem)
 }
 
 // decodeTableSized is decodeTable for a table about hint entries long (a
 // hint taken from what was decoded, never from what the input claims).
-func decodeTableSized[V any](d *decoder, hint int, elem func(*decoder, *V)) map[string]V {
+func decodeTableSized[V any](d *decoder, hint int, elem func(*decoder) V) map[string]V {
 	if !d.openObject(true) {
 		return nil
 	}
 	m := make(map[string]V, hint)
 	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
 		k := d.mapKey(key)
-		var v V
-		elem(d, &v)
-		m[k] = v
+		m[k] = elem(d)
 		d.wrapName(k)
 	}
 	return m
 }
 
-// tensorMetaRef reads a tensor table's entry (null reads as nil).
-func (d *decoder) tensorMetaRef(m **TensorMeta) {
-	*m = nil
-	if !d.null() {
-		*m = carve(&d.metaSlab)
-		d.tensorMeta(*m)
+// value adapts a decoder method that fills a T to decodeTable.
+func value[T any](fill func(*decoder, *T)) func(*decoder) T {
+	return func(d *decoder) T {
+		var v T
+		fill(d, &v)
+		return v
 	}
+}
+
+// tensorMetaRef reads a tensor table's entry (null reads as nil).
+func (d *decoder) tensorMetaRef() *TensorMeta {
+	if d.null() {
+		return nil
+	}
+	m := carve(&d.metaSlab)
+	d.tensorMeta(m)
+	return m
 }
 
 func (d *decoder) nodeList() []*Node {
@@ -570,7 +580,7 @@ func (d *decoder) argumentMember(a *Argument, kind ArgKind) {
 			}
 		}
 	case ArgStringToArgument:
-		a.Map = decodeTable(d, (*decoder).argument)
+		a.Map = decodeTable(d, value((*decoder).argument))
 	}
 }
 

@@ -25,7 +25,7 @@ func DecodePayloadConfig(data []byte) (map[string]PayloadMeta, error) {
 				d.skip()
 				continue
 			}
-			out = decodeTable(d, (*decoder).payloadMeta)
+			out = decodeTable(d, value((*decoder).payloadMeta))
 			d.wrapName("config")
 		}
 	})
