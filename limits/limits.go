@@ -57,6 +57,7 @@ var (
 	StringBytes  = define("string-bytes", "in one JSON string", true, 16<<20)
 	Nodes        = define("nodes", "nodes in one program, nested graphs included", false, 2_000_000)
 	Values       = define("values", "values in one program's JSON (arguments, value-table entries, list elements)", false, 16_000_000)
+	Records      = define("records", "records in one archive", false, 250_000)
 	NPYBytes     = define("npy-bytes", "in one .npy file", true, 8<<30)
 	ProfileBytes = define("profile-bytes", "in one backend profile file", true, 1<<20)
 )

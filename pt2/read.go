@@ -3,6 +3,7 @@ package pt2
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,6 +85,13 @@ func (rd *reader) wrap(record string, err error) error {
 }
 
 func (rd *reader) read() (*Archive, error) {
+	// archive/zip builds every central-directory entry before anything can
+	// look at them: count them first.
+	if n, ok := recordCount(rd.r, rd.size); ok {
+		if err := limits.Records.Check(int64(n)); err != nil {
+			return nil, rd.wrap("", err)
+		}
+	}
 	zr, err := zip.NewReader(rd.r, rd.size)
 	if err != nil {
 		return nil, rd.errf("", "not a zip archive (%v)", err)
@@ -149,6 +157,35 @@ func (rd *reader) read() (*Archive, error) {
 		}
 	}
 	return a, nil
+}
+
+// recordCount reads the number of records an archive's end of central
+// directory (or its zip64 twin) declares, without trusting anything else.
+func recordCount(r io.ReaderAt, size int64) (uint64, bool) {
+	const eocdLen, maxComment = 22, 65535
+	tail := min(size, eocdLen+maxComment)
+	buf := make([]byte, tail)
+	if n, err := r.ReadAt(buf, size-tail); n != len(buf) && err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndex(buf, []byte("PK\x05\x06"))
+	if i < 0 || len(buf)-i < eocdLen {
+		return 0, false
+	}
+	n := uint64(binary.LittleEndian.Uint16(buf[i+10:]))
+	if n != 0xffff || i < 20 || string(buf[i-20:i-16]) != "PK\x06\x07" {
+		return n, true
+	}
+	// zip64: the locator before the end record says where its record is.
+	off := int64(binary.LittleEndian.Uint64(buf[i-20+8:]))
+	var rec [56]byte
+	if off < 0 || off > size-56 {
+		return 0, false
+	}
+	if _, err := r.ReadAt(rec[:], off); err != nil || string(rec[:4]) != "PK\x06\x06" {
+		return 0, false
+	}
+	return binary.LittleEndian.Uint64(rec[32:]), true
 }
 
 // index records every entry below the root folder, refusing unsafe names,

@@ -232,6 +232,8 @@ func bombCases() ([]Case, error) {
 		{Name: "stored_model_json_1GiB", Class: "bomb", Make: sparse(With(base, Record{Name: modelJSON, Hole: 1 * gib})),
 			Want: []string{"models/model.json", "json-bytes", "SEAM_LIMIT_JSON_BYTES"}},
 		{Name: "overlapping_records", Class: "bomb", Archive: overlapping, Want: []string{"overlap"}},
+		{Name: "records_limit", Class: "bomb", Archive: overlapping, Env: []string{"SEAM_LIMIT_RECORDS=1000"},
+			Want: []string{"2014 records in one archive", "records limit"}},
 		{Name: "header_claims_less_than_it_holds", Class: "bomb", Archive: Zip("m/", lies), Want: []string{"extra/notes", "more than the 100 bytes"}},
 		{Name: "two_million_tiny_nodes", Class: "bomb", Archive: Zip("m/", Replace(base, modelJSON, []byte(tiny))),
 			Want: []string{"models/model.json", "over the nodes limit", "--limit nodes=N"}},
