@@ -163,12 +163,23 @@ func (rd *reader) read() (*Archive, error) {
 // directory (or its zip64 twin) declares, without trusting anything else.
 func recordCount(r io.ReaderAt, size int64) (uint64, bool) {
 	const eocdLen, maxComment = 22, 65535
-	tail := min(size, eocdLen+maxComment)
-	buf := make([]byte, tail)
-	if n, err := r.ReadAt(buf, size-tail); n != len(buf) && err != nil {
-		return 0, false
+	// Most archives end with the end record (no comment): read just it,
+	// and the zip64 locator before it, first.
+	var buf []byte
+	i := -1
+	for _, tail := range []int64{eocdLen + 20, eocdLen + maxComment + 20} {
+		tail = min(size, tail)
+		buf = make([]byte, tail)
+		if n, err := r.ReadAt(buf, size-tail); n != len(buf) && err != nil {
+			return 0, false
+		}
+		if i = bytes.LastIndex(buf, []byte("PK\x05\x06")); i >= 0 && len(buf)-i >= eocdLen {
+			break
+		}
+		if tail == size {
+			return 0, false
+		}
 	}
-	i := bytes.LastIndex(buf, []byte("PK\x05\x06"))
 	if i < 0 || len(buf)-i < eocdLen {
 		return 0, false
 	}
