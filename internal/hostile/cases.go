@@ -181,6 +181,8 @@ func nestingCases() ([]Case, error) {
 		{Name: "nested_cond_1000", Class: "nesting", Archive: deep, Accept: true, Want: []string{"nodes"}},
 		{Name: "nested_cond_1000_verify", Class: "nesting", Archive: deep, Accept: true, Args: []string{"verify", Model}, Want: []string{"OK"}},
 		{Name: "nested_cond_1000_print", Class: "nesting", Archive: deep, Accept: true, Args: []string{"print", Model}, Want: []string{"class true_graph_0"}},
+		{Name: "nested_cond_1000_lower", Class: "nesting", Archive: deep, Accept: true,
+			Args: []string{"lower", Model, "--backend", "tensor-only", "-o", "DIR/low.pt2"}, Want: []string{"wrote"}},
 		{Name: "nested_cond_2000", Class: "nesting", Archive: deeper, Want: []string{"models/model.json", "json-depth", "SEAM_LIMIT_JSON_DEPTH"}},
 		{Name: "brackets_1000000_deep", Class: "nesting", Archive: Zip("m/", Replace(base, modelJSON, []byte(brackets))),
 			Want: []string{"models/model.json", "json-depth"}},
