@@ -311,7 +311,13 @@ func (d *decoder) keyColon() ([]byte, bool) {
 		d.failf("want a key (a string), got %s", d.describe())
 		return nil, false
 	}
+	start := d.pos
 	key := d.stringBytes(true)
+	if d.pos-start != len(key)+2 {
+		// Unescaped into the scratch buffer, which the value's strings
+		// reuse: keep a copy for the key's errors.
+		key = append([]byte(nil), key...)
+	}
 	if d.err == nil && d.peek() != ':' {
 		d.failf("want ':' after a key, got %s", d.describe())
 	}
