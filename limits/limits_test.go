@@ -2,6 +2,7 @@ package limits
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -72,4 +73,36 @@ func TestRegularFile(t *testing.T) {
 	if err := RegularFile(st); err != nil {
 		t.Errorf("a file: %v", err)
 	}
+}
+
+// The README's table of limits lists every limit with its default.
+func TestReadmeListsEveryLimit(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, l := range All() {
+		def := l.format(l.Default())
+		if !l.Bytes {
+			def = commas(l.Default())
+		}
+		row := "| `" + l.Name + "` |"
+		i := strings.Index(string(readme), row)
+		if i < 0 {
+			t.Errorf("README has no row for %s", l.Name)
+			continue
+		}
+		line, _, _ := strings.Cut(string(readme[i:]), "\n")
+		if !strings.HasSuffix(strings.TrimSpace(line), "| "+def+" |") {
+			t.Errorf("README row %q does not end with the default %s", line, def)
+		}
+	}
+}
+
+func commas(v int64) string {
+	s := fmt.Sprint(v)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
