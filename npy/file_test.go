@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -92,5 +93,25 @@ func TestReadMatchesDecode(t *testing.T) {
 		if err1 != nil || err2 != nil || !tensor.Equal(x, y) {
 			t.Errorf("%s: Decode %v, Read %v", name, err1, err2)
 		}
+	}
+}
+
+// TestReadDoesNotTrustTheHeader: a stream whose header declares 3.7 GB
+// but holds 24 bytes is refused having allocated only what arrived
+// (found by FuzzRead: testdata/fuzz/FuzzRead/stream_declares_3_7GB).
+func TestReadDoesNotTrustTheHeader(t *testing.T) {
+	hdr := "{'descr': '<i8', 'fortran_order': False, 'shape': (2222232, 212), }"
+	hdr += strings.Repeat(" ", (64-(10+len(hdr)+1)%64)%64) + "\n"
+	b := append([]byte("\x93NUMPY\x01\x00"), byte(len(hdr)), byte(len(hdr)>>8))
+	b = append(append(b, hdr...), make([]byte, 24)...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Read(bytes.NewReader(b))
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "needs 3768905472") {
+		t.Errorf("Read: %v", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 {
+		t.Errorf("allocated %d bytes for a 24-byte payload", grew)
 	}
 }

@@ -122,10 +122,23 @@ func read(r io.Reader, size int64) (*tensor.Tensor, error) {
 	if err := limits.NPYBytes.Check(int64(len(head) + want)); err != nil {
 		return nil, err
 	}
-	b := make([]byte, len(head)+want)
-	copy(b, head)
-	if n, err := io.ReadFull(r, b[len(head):]); err != nil {
-		return nil, formatErr("payload is %d bytes; shape %v of %v needs %d", n, h.shape, h.dtype, want)
+	var b []byte
+	if size >= 0 {
+		// The file is as large as the header says: allocate it at once.
+		b = make([]byte, len(head)+want)
+		copy(b, head)
+		if n, err := io.ReadFull(r, b[len(head):]); err != nil {
+			return nil, formatErr("payload is %d bytes; shape %v of %v needs %d", n, h.shape, h.dtype, want)
+		}
+	} else {
+		// A stream of unknown length: grow with what arrives, never
+		// from what the header claims.
+		buf := bytes.NewBuffer(make([]byte, 0, len(head)+min(want, 1<<20)))
+		buf.Write(head)
+		if n, err := io.CopyN(buf, r, int64(want)); err != nil {
+			return nil, formatErr("payload is %d bytes; shape %v of %v needs %d", n, h.shape, h.dtype, want)
+		}
+		b = buf.Bytes()
 	}
 	var extra [1]byte
 	if n, _ := io.ReadFull(r, extra[:]); n > 0 {
