@@ -2,6 +2,7 @@ package pt2
 
 import (
 	"archive/zip"
+	"bytes"
 	"compress/flate"
 	"fmt"
 	"hash/crc32"
@@ -253,11 +254,14 @@ func (b *compressedBlob) ReadAt(p []byte, off int64) (int, error) {
 	return n, nil
 }
 
-// readRecord reads a whole record into a buffer of the size its header
-// gives (the caller has checked that size against a limit), CRC checked.
+// readRecord reads a whole record, CRC checked; the caller has checked
+// its size against a limit.
 func readRecord(f *zip.File, r io.ReaderAt) ([]byte, error) {
-	buf := make([]byte, f.UncompressedSize64)
+	var buf []byte
 	if f.Method == zip.Store {
+		// A stored record's bytes are in the file (the reader checked
+		// they fit, without overlap): allocate it at once.
+		buf = make([]byte, f.UncompressedSize64)
 		off, err := f.DataOffset()
 		if err != nil {
 			return nil, err
@@ -273,17 +277,21 @@ func readRecord(f *zip.File, r io.ReaderAt) ([]byte, error) {
 		}
 		return buf, nil
 	}
+	// A deflated record's size is only its header's word until inflated:
+	// grow with what arrives (PyTorch never compresses, so this is rare).
 	rc, err := openRecord(f, r)
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
-	if _, err := io.ReadFull(rc, buf); err != nil {
-		if err == io.ErrUnexpectedEOF {
-			err = fmt.Errorf("holds fewer than the %d bytes its header says", len(buf))
+	b := bytes.NewBuffer(make([]byte, 0, min(f.UncompressedSize64, 1<<20)))
+	if _, err := io.CopyN(b, rc, int64(f.UncompressedSize64)); err != nil {
+		if err == io.EOF {
+			err = fmt.Errorf("holds fewer than the %d bytes its header says", f.UncompressedSize64)
 		}
 		return nil, err
 	}
+	buf = b.Bytes()
 	// One more read reaches the end, where the CRC is checked.
 	var extra [1]byte
 	if n, err := io.ReadFull(rc, extra[:]); n > 0 || err != io.EOF {

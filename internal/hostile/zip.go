@@ -218,6 +218,9 @@ func Deflated(c byte, n int64) []byte {
 	return append(out, 3, 0) // a final, empty, fixed-Huffman block
 }
 
+// Stored returns a raw deflate stream holding data uncompressed.
+func Stored(data []byte) []byte { return append(storedBlock(data), 3, 0) }
+
 // storedBlock is a non-final stored deflate block of data (< 64 KiB
 // each, split as needed).
 func storedBlock(data []byte) []byte {
