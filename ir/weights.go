@@ -43,12 +43,26 @@ type Weight struct {
 	Data Blob
 }
 
+// Contents is a Blob that holds its bytes in memory once read (a
+// deflated record inflated): ReadAll takes them as they are, not copied
+// into a buffer of the size the Blob claims before it has them.
+type Contents interface {
+	Contents() ([]byte, error)
+}
+
 // ReadAll returns the whole stored file.
 func (w *Weight) ReadAll() ([]byte, error) {
 	if w.Data == nil {
 		return nil, fmt.Errorf("weight %s has no data", w.Path)
 	}
 	if b, ok := w.Data.(Bytes); ok {
+		return b, nil
+	}
+	if c, ok := w.Data.(Contents); ok {
+		b, err := c.Contents()
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", w.Path, err)
+		}
 		return b, nil
 	}
 	buf := make([]byte, w.Data.Size())

@@ -239,10 +239,18 @@ func (b *compressedBlob) crc() uint32 { return b.f.CRC32 }
 
 func (b *compressedBlob) open() (io.ReadCloser, error) { return b.recordOf.open(b.f, b.r) }
 
-func (b *compressedBlob) ReadAt(p []byte, off int64) (int, error) {
+// Contents inflates the record once and returns its bytes (ir.Contents).
+func (b *compressedBlob) Contents() ([]byte, error) {
 	b.once.Do(func() { b.data, b.err = readRecord(b.f, b.r) })
 	if b.err != nil {
-		return 0, b.fail(b.err)
+		return nil, b.fail(b.err)
+	}
+	return b.data, nil
+}
+
+func (b *compressedBlob) ReadAt(p []byte, off int64) (int, error) {
+	if _, err := b.Contents(); err != nil {
+		return 0, err
 	}
 	if off < 0 || off > int64(len(b.data)) {
 		return 0, b.fail(fmt.Errorf("read at %d outside %d bytes", off, len(b.data)))
