@@ -28,6 +28,7 @@ func main() {
 	root.SetErr(stderr)
 	err := root.Execute()
 	stdout.Flush()
+	stderr.Flush()
 	if err != nil {
 		var ee exitError
 		if errors.As(err, &ee) {
