@@ -10,8 +10,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/limits"
 )
 
 // Acceptance is what a backend accepts for one kind of symbolic placeholder.
@@ -232,6 +234,17 @@ type profileFile struct {
 // naming the field. Absent fields default to: placeholders refused,
 // every dtype, dynamic shapes, single-node partitions, weights owned.
 func Parse(data []byte) (*Profile, error) {
+	if !utf8.Valid(data) {
+		i := 0
+		for i < len(data) {
+			r, size := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			i += size
+		}
+		return nil, fmt.Errorf("invalid UTF-8 (byte %#02x) at byte %d", data[i], i)
+	}
 	var f profileFile
 	if err := strictDecode(data, &f); err != nil {
 		return nil, err
@@ -335,9 +348,10 @@ func (p *Profile) compile() error {
 	return nil
 }
 
-// Load reads a profile file (.json, or .yaml/.yml).
+// Load reads a profile file (.json, or .yaml/.yml): a regular file no
+// larger than the profile-bytes limit, checked before it is read.
 func Load(path string) (*Profile, error) {
-	data, err := os.ReadFile(path)
+	data, err := readProfileFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -351,6 +365,33 @@ func Load(path string) (*Profile, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return p, nil
+}
+
+func readProfileFile(path string) ([]byte, error) {
+	// Stat first: opening a FIFO would wait for a writer.
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := limits.RegularFile(st); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := limits.ProfileBytes.Check(st.Size()); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data := make([]byte, st.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if n, _ := f.Read(make([]byte, 1)); n > 0 {
+		return nil, fmt.Errorf("%s: the file grew while it was read", path)
+	}
+	return data, nil
 }
 
 // Resolve finds a built-in profile by name, or reads a profile file.

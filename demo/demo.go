@@ -180,6 +180,7 @@ func (r *Result) findSymSize(pr *irtext.Printer) {
 func naiveCut(ctx context.Context, p *ir.Program, prof *backend.Profile, inputs []value.Value) Naive {
 	var n Naive
 	relaxed := *prof
+	relaxed.Name += "-naive" // a name of its own: lowering refuses a registered name with another contract
 	relaxed.Placeholders = backend.Placeholders{SymInt: backend.Scalar, SymBool: backend.Scalar, SymFloat: backend.Scalar}
 	res, err := lower.Lower(p, &relaxed, lower.Options{Policy: lower.Fail})
 	if err != nil {
@@ -197,7 +198,7 @@ func naiveCut(ctx context.Context, p *ir.Program, prof *backend.Profile, inputs 
 			}
 		}
 		rec := a.Delegates[m.Name]
-		rec.Profile = mustJSON(real)
+		rec.Backend, rec.Profile = real.Name, mustJSON(real)
 	}
 	prog, err := runtime.LoadArchive(a)
 	if err == nil {

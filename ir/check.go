@@ -58,15 +58,25 @@ func (g *Graph) checkNames() error {
 	return err
 }
 
+// checkMetas reports the bad tensor metadata with the first name in
+// order (found without sorting every name).
 func (g *Graph) checkMetas() error {
-	for _, name := range SortedKeys(g.TensorValues) {
-		m := g.TensorValues[name]
-		if m == nil {
-			return fmt.Errorf("tensor %s: null metadata", name)
+	var first string
+	var firstErr error
+	for name, m := range g.TensorValues {
+		if firstErr != nil && name >= first {
+			continue
 		}
-		if err := m.CheckSizes(); err != nil {
-			return fmt.Errorf("tensor %s: %w", name, err)
+		err := fmt.Errorf("null metadata")
+		if m != nil {
+			err = m.CheckSizes()
 		}
+		if err != nil {
+			first, firstErr = name, err
+		}
+	}
+	if firstErr != nil {
+		return fmt.Errorf("tensor %s: %w", first, firstErr)
 	}
 	return nil
 }

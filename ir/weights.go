@@ -43,12 +43,26 @@ type Weight struct {
 	Data Blob
 }
 
+// Contents is a Blob that holds its bytes in memory once read (a
+// deflated record inflated): ReadAll takes them as they are, not copied
+// into a buffer of the size the Blob claims before it has them.
+type Contents interface {
+	Contents() ([]byte, error)
+}
+
 // ReadAll returns the whole stored file.
 func (w *Weight) ReadAll() ([]byte, error) {
 	if w.Data == nil {
 		return nil, fmt.Errorf("weight %s has no data", w.Path)
 	}
 	if b, ok := w.Data.(Bytes); ok {
+		return b, nil
+	}
+	if c, ok := w.Data.(Contents); ok {
+		b, err := c.Contents()
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", w.Path, err)
+		}
 		return b, nil
 	}
 	buf := make([]byte, w.Data.Size())
@@ -113,6 +127,24 @@ func (w *Weight) CheckStorage() error {
 		return fmt.Errorf("view reaches element %d but the file holds %d elements (%d bytes)", maxIdx, size/es, size)
 	}
 	return nil
+}
+
+// Extent is the number of bytes of its storage a raw tensor weight's view
+// reaches, from the start of the storage: 0 for an empty view. It assumes
+// CheckStorage passed.
+func (w *Weight) Extent() int64 {
+	m := w.Meta
+	if w.UsePickle || m == nil || !m.StorageOffset.IsStatic() {
+		return 0
+	}
+	last := m.StorageOffset.Int
+	for i, s := range m.Sizes {
+		if !s.IsStatic() || s.Int == 0 || i >= len(m.Strides) {
+			return 0
+		}
+		last += (s.Int - 1) * m.Strides[i].Int
+	}
+	return (last + 1) * int64(m.DType.Size())
 }
 
 // NumBytes is the number of bytes the weight's view covers (numel × element

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/fixtures"
+	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/irtext"
 	"github.com/seam-rt/seam/pt2"
 )
@@ -96,4 +97,28 @@ func printMatchesGraphTxt(t *testing.T, pr *irtext.Printer, norm func(string) []
 		})
 	}
 	return comments
+}
+
+// TestNamesPrintEscaped: a name holding what a terminal acts on (ESC
+// sequences, BEL, CR, a bidirectional override) prints escaped.
+func TestNamesPrintEscaped(t *testing.T) {
+	g := &ir.Graph{
+		Inputs:       []ir.Argument{ir.TensorArg("x\x1b]0;pwned\a")},
+		TensorValues: map[string]*ir.TensorMeta{},
+		Nodes: []*ir.Node{{Target: "torch.ops.aten.relu.default", Name: "relu\r\u202e",
+			Inputs:  []ir.NamedArgument{{Name: "self", Arg: ir.TensorArg("x\x1b]0;pwned\a")}},
+			Outputs: []ir.Argument{ir.TensorArg("relu\r\u202e")}}},
+		Outputs: []ir.Argument{ir.TensorArg("relu\r\u202e")},
+	}
+	p := &ir.Program{Graph: g, Signature: ir.Signature{
+		Inputs:  []ir.InputSpec{{Kind: ir.InputUser, Arg: ir.TensorArg("x\x1b]0;pwned\a")}},
+		Outputs: []ir.OutputSpec{{Kind: ir.OutputUser, Arg: ir.TensorArg("relu\r\u202e")}},
+	}}
+	out := (&irtext.Printer{}).Sprint(p)
+	if strings.ContainsAny(out, "\x1b\a\r\u202e") {
+		t.Errorf("raw control characters printed:\n%q", out)
+	}
+	if !strings.Contains(out, `x\x1b]0;pwned\x07`) || !strings.Contains(out, `relu\r\u202e = `) {
+		t.Errorf("names not shown escaped:\n%s", out)
+	}
 }

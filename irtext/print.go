@@ -9,6 +9,7 @@ import (
 
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/sym"
+	"github.com/seam-rt/seam/termsafe"
 )
 
 // Printer prints programs and graphs. Expr turns a symbolic expression as
@@ -37,11 +38,17 @@ func (pr *Printer) Fprint(w io.Writer, p *ir.Program) error {
 }
 
 // FprintClass prints the program as a class of the given name (a lowered
-// module is printed under its own name).
+// module is printed under its own name). Names are the program's own, so
+// whatever in them a terminal would act on (ESC, BEL, CR, bidirectional
+// overrides) is printed escaped (package termsafe).
 func (pr *Printer) FprintClass(w io.Writer, class string, p *ir.Program) error {
-	bw := bufio.NewWriter(w)
+	tw := termsafe.NewWriter(w)
+	bw := bufio.NewWriter(tw)
 	pr.graph(bw, class, p.Graph, p.Signature.Inputs, 0)
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return tw.Flush()
 }
 
 // Sprint returns the printed program.

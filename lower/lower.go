@@ -117,6 +117,9 @@ func Lower(p *ir.Program, prof *backend.Profile, opt Options) (*Result, error) {
 	if opt.Propose == nil {
 		opt.Propose = partition.ProposeGraph
 	}
+	if err := checkProfileName(prof); err != nil {
+		return nil, err
+	}
 	lw := &lowerer{prof: prof, opt: opt, res: &Result{Program: p.Clone()}}
 	lw.names = newNamer()
 	if err := lw.lowerGraph("", lw.res.Program.Graph, lw.res.Program); err != nil {

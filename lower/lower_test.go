@@ -235,7 +235,12 @@ func TestExcludeKeepsWhatTheContractTakes(t *testing.T) {
 		{"tensor-only", backend.Refuse, "exclude", true},
 	} {
 		prof, _ := backend.Builtin(c.prof)
-		prof.Placeholders.SymInt = c.acc
+		if prof.Placeholders.SymInt != c.acc {
+			// A changed contract is another backend's: lowering refuses
+			// a registered name for it.
+			prof.Name += "-sym-int-" + c.acc.String()
+			prof.Placeholders.SymInt = c.acc
+		}
 		for _, model := range []string{"gpt2_tiny", "symint_input"} {
 			res, err := Lower(load(t, model), prof, Options{Policy: Exclude})
 			if err != nil {

@@ -15,7 +15,8 @@ type Case struct {
 }
 
 // ReadCase reads a case folder: os.DirFS(dir), or a folder of an embedded
-// file system. Files are read in order until a number is missing.
+// file system. Files are read in order until a number is missing; each
+// must be a regular file whose size its header accounts for.
 func ReadCase(fsys fs.FS) (*Case, error) {
 	c := &Case{}
 	var err error
@@ -32,14 +33,19 @@ func readNumbered(fsys fs.FS, prefix string) ([]*tensor.Tensor, error) {
 	var out []*tensor.Tensor
 	for i := 0; ; i++ {
 		name := fmt.Sprintf("%s_%d.npy", prefix, i)
-		b, err := fs.ReadFile(fsys, name)
+		st, err := fs.Stat(fsys, name)
 		if errors.Is(err, fs.ErrNotExist) {
 			return out, nil
 		}
+		if err := checkRegular(st, err); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		f, err := fsys.Open(name)
 		if err != nil {
 			return nil, err
 		}
-		t, err := Decode(b)
+		t, err := readFile(f)
+		f.Close()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}

@@ -8,10 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
 
+	"github.com/seam-rt/seam/atomicfile"
+	"github.com/seam-rt/seam/limits"
 	"github.com/seam-rt/seam/tensor"
 )
 
@@ -33,54 +36,171 @@ func formatErr(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrFormat}, args...)...)
 }
 
-// ReadFile reads an .npy file.
+// ReadFile reads an .npy file. Only a regular file is read, and only once
+// its header says how large it must be: a file whose size differs (or that
+// is over the npy-bytes limit) is refused before its payload is read.
 func ReadFile(path string) (*tensor.Tensor, error) {
-	b, err := os.ReadFile(path)
+	// Stat first: opening a FIFO would wait for a writer.
+	if err := checkRegular(os.Stat(path)); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	t, err := Decode(b)
+	defer f.Close()
+	t, err := readFile(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return t, nil
 }
 
-// Read reads one .npy array from r (to EOF).
-func Read(r io.Reader) (*tensor.Tensor, error) {
-	b, err := io.ReadAll(r)
+// readFile reads an open .npy file (an *os.File, or a file of an fs.FS).
+func readFile(f fs.File) (*tensor.Tensor, error) {
+	st, err := f.Stat()
+	if err := checkRegular(st, err); err != nil {
+		return nil, err
+	}
+	if err := limits.NPYBytes.Check(st.Size()); err != nil {
+		return nil, err
+	}
+	return read(f, st.Size())
+}
+
+func checkRegular(st fs.FileInfo, err error) error {
+	if err != nil {
+		return err
+	}
+	return limits.RegularFile(st)
+}
+
+// Read reads one .npy array from r: its header, then exactly the payload
+// the header describes.
+func Read(r io.Reader) (*tensor.Tensor, error) { return read(r, -1) }
+
+// maxHeader bounds an .npy header (NumPy's own reader refuses more than
+// 10,000 bytes by default).
+const maxHeader = 1 << 20
+
+// read reads an .npy image from r; size, when known (>= 0), is the
+// file's, which must be exactly what the header describes.
+func read(r io.Reader, size int64) (*tensor.Tensor, error) {
+	var pre [12]byte
+	if _, err := io.ReadFull(r, pre[:10]); err != nil {
+		return nil, formatErr("bad magic (not an .npy file)")
+	}
+	start, hlen, err := headerLength(pre[:10])
+	if err == errNeedMore {
+		if _, err := io.ReadFull(r, pre[10:12]); err != nil {
+			return nil, formatErr("truncated header length")
+		}
+		start, hlen, err = headerLength(pre[:12])
+	}
 	if err != nil {
 		return nil, err
 	}
+	if hlen > maxHeader || size >= 0 && int64(start+hlen) > size {
+		return nil, formatErr("header length %d exceeds the file (%d bytes)", hlen, size)
+	}
+	head := make([]byte, start+hlen)
+	copy(head, pre[:start])
+	if _, err := io.ReadFull(r, head[start:]); err != nil {
+		return nil, formatErr("truncated header: needs %d bytes", start+hlen)
+	}
+	h, err := parseHeader(string(head[start:]))
+	if err != nil {
+		return nil, err
+	}
+	want, err := h.payloadBytes()
+	if err != nil {
+		return nil, err
+	}
+	if size >= 0 && size-int64(len(head)) != int64(want) {
+		return nil, formatErr("payload is %d bytes; shape %v of %v needs %d", size-int64(len(head)), h.shape, h.dtype, want)
+	}
+	if err := limits.NPYBytes.Check(int64(len(head) + want)); err != nil {
+		return nil, err
+	}
+	var b []byte
+	if size >= 0 {
+		// The file is as large as the header says: allocate it at once.
+		b = make([]byte, len(head)+want)
+		copy(b, head)
+		if n, err := io.ReadFull(r, b[len(head):]); err != nil {
+			return nil, formatErr("payload is %d bytes; shape %v of %v needs %d", n, h.shape, h.dtype, want)
+		}
+	} else {
+		// A stream of unknown length: grow with what arrives, never
+		// from what the header claims.
+		buf := bytes.NewBuffer(make([]byte, 0, len(head)+min(want, 1<<20)))
+		buf.Write(head)
+		if n, err := io.CopyN(buf, r, int64(want)); err != nil {
+			return nil, formatErr("payload is %d bytes; shape %v of %v needs %d", n, h.shape, h.dtype, want)
+		}
+		b = buf.Bytes()
+	}
+	var extra [1]byte
+	if n, _ := io.ReadFull(r, extra[:]); n > 0 {
+		return nil, formatErr("data after the payload that shape %v of %v needs (%d bytes)", h.shape, h.dtype, want)
+	}
 	return Decode(b)
+}
+
+var errNeedMore = errors.New("need more")
+
+// headerLength reads the magic, version and header length: the header
+// starts at start and is hlen bytes. Version 1 needs 10 bytes, 2 and 3
+// need 12 (errNeedMore when b has only 10).
+func headerLength(b []byte) (start, hlen int, err error) {
+	if len(b) < len(magic)+2 || string(b[:len(magic)]) != magic {
+		return 0, 0, formatErr("bad magic (not an .npy file)")
+	}
+	major, minor := b[6], b[7]
+	switch major {
+	case 1:
+		if len(b) < 10 {
+			return 0, 0, formatErr("truncated header length")
+		}
+		return 10, int(binary.LittleEndian.Uint16(b[8:])), nil
+	case 2, 3:
+		if len(b) < 12 {
+			if len(b) == 10 {
+				return 0, 0, errNeedMore
+			}
+			return 0, 0, formatErr("truncated header length")
+		}
+		h := binary.LittleEndian.Uint32(b[8:])
+		if uint64(h) > maxHeader {
+			return 0, 0, formatErr("header length %d is more than an .npy header needs", h)
+		}
+		return 12, int(h), nil
+	}
+	return 0, 0, formatErr("unsupported format version %d.%d", major, minor)
+}
+
+// payloadBytes is the size of the payload the header describes.
+func (h header) payloadBytes() (int, error) {
+	numel := 1
+	for _, s := range h.shape {
+		if s != 0 && numel > tensor.MaxBytes/s {
+			return 0, formatErr("shape %v is too large", h.shape)
+		}
+		numel *= s
+	}
+	if numel > tensor.MaxBytes/h.dtype.Size() {
+		return 0, formatErr("shape %v is too large", h.shape)
+	}
+	return numel * h.dtype.Size(), nil
 }
 
 // Decode parses an .npy image. The tensor views b's payload without
 // copying when it is aligned, so b must not change afterwards. A
 // Fortran-order array becomes a tensor with column-major strides.
 func Decode(b []byte) (*tensor.Tensor, error) {
-	if len(b) < len(magic)+2 || string(b[:len(magic)]) != magic {
-		return nil, formatErr("bad magic (not an .npy file)")
-	}
-	major, minor := b[6], b[7]
-	var hlen, start int
-	switch major {
-	case 1:
-		if len(b) < 10 {
-			return nil, formatErr("truncated header length")
-		}
-		hlen, start = int(binary.LittleEndian.Uint16(b[8:])), 10
-	case 2, 3:
-		if len(b) < 12 {
-			return nil, formatErr("truncated header length")
-		}
-		h := binary.LittleEndian.Uint32(b[8:])
-		if uint64(h) > uint64(len(b)) {
-			return nil, formatErr("header length %d exceeds the file (%d bytes)", h, len(b))
-		}
-		hlen, start = int(h), 12
-	default:
-		return nil, formatErr("unsupported format version %d.%d", major, minor)
+	start, hlen, err := headerLength(b)
+	if err != nil {
+		return nil, err
 	}
 	if start+hlen > len(b) {
 		return nil, formatErr("truncated header: needs %d bytes, file has %d", start+hlen, len(b))
@@ -89,18 +209,12 @@ func Decode(b []byte) (*tensor.Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	numel := 1
-	for _, s := range h.shape {
-		if s != 0 && numel > tensor.MaxBytes/s {
-			return nil, formatErr("shape %v is too large", h.shape)
-		}
-		numel *= s
-	}
-	if numel > tensor.MaxBytes/h.dtype.Size() {
-		return nil, formatErr("shape %v is too large", h.shape)
+	want, err := h.payloadBytes()
+	if err != nil {
+		return nil, err
 	}
 	data := b[start+hlen:]
-	if want := numel * h.dtype.Size(); len(data) != want {
+	if len(data) != want {
 		return nil, formatErr("payload is %d bytes; shape %v of %v needs %d", len(data), h.shape, h.dtype, want)
 	}
 	var strides []int
@@ -285,13 +399,13 @@ func (p *lexer) tuple() ([]int, error) {
 	}
 }
 
-// WriteFile writes t as an .npy file.
+// WriteFile writes t as an .npy file, atomically (package atomicfile).
 func WriteFile(path string, t *tensor.Tensor) error {
 	b, err := Encode(t)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, b, 0o644)
+	return atomicfile.WriteFile(path, b)
 }
 
 // Write writes t to w in .npy format.

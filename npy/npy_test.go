@@ -190,19 +190,28 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		x, err := Decode(b)
+		// The streaming reader (files, case folders) accepts exactly what
+		// Decode accepts, as the same tensor.
+		y, rerr := Read(bytes.NewReader(b))
+		if (err == nil) != (rerr == nil) {
+			t.Fatalf("Decode: %v, Read: %v", err, rerr)
+		}
 		if err != nil {
 			return
+		}
+		if !tensor.Equal(x, y) {
+			t.Fatalf("Read gave %v, Decode %v", y, x)
 		}
 		enc, err := Encode(x)
 		if err != nil {
 			t.Fatal(err)
 		}
-		y, err := Decode(enc)
+		z, err := Decode(enc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !tensor.Equal(x, y) {
-			t.Fatalf("round trip changed %v to %v", x, y)
+		if !tensor.Equal(x, z) {
+			t.Fatalf("round trip changed %v to %v", x, z)
 		}
 	})
 }

@@ -27,6 +27,8 @@ type Archive struct {
 	Other map[string]ir.Blob
 
 	closer func() error
+	// check reads every record of a read archive, CRC checked.
+	check func() error
 }
 
 // Delegate is a lowered module's record: which backend compiles it and the
@@ -73,6 +75,17 @@ func (a *Archive) Close() error {
 	return err
 }
 
+// CheckBytes reads every byte of every record of the archive and checks
+// it against the record's CRC-32 (a read archive checks each record when
+// first read anyway; this checks those nothing reads). An archive built
+// in memory has nothing to check.
+func (a *Archive) CheckBytes() error {
+	if a.check == nil {
+		return nil
+	}
+	return a.check()
+}
+
 // NewArchive wraps programs for writing.
 func NewArchive(programs map[string]*ir.Program) *Archive {
 	return &Archive{Programs: programs}
@@ -98,15 +111,3 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
-
-// payloadConfig is the schema's PayloadConfig.
-type payloadConfig struct {
-	Config map[string]payloadMeta `json:"config"`
-}
-
-type payloadMeta struct {
-	PathName   string         `json:"path_name"`
-	IsParam    bool           `json:"is_param"`
-	UsePickle  bool           `json:"use_pickle"`
-	TensorMeta *ir.TensorMeta `json:"tensor_meta"`
-}

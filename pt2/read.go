@@ -3,6 +3,8 @@ package pt2
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,17 +12,20 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/limits"
 )
 
-// maxJSONRecord bounds the JSON records read into memory (programs and
-// payload configs); a larger one is not a real export.
-const maxJSONRecord = 4 << 30
-
 // Open reads the archive at path. Weights stay in the file until read, so
-// the archive must be closed when done.
+// the archive must be closed when done. Only a regular file is read: a
+// device or a pipe has no size to check before reading.
 func Open(path string) (*Archive, error) {
+	// Stat first: opening a FIFO would wait for a writer.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, &Error{File: path, Err: limits.RegularFile(st)}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -29,6 +34,10 @@ func Open(path string) (*Archive, error) {
 	if err != nil {
 		f.Close()
 		return nil, err
+	}
+	if err := limits.RegularFile(st); err != nil {
+		f.Close()
+		return nil, &Error{File: path, Err: err}
 	}
 	a, err := Read(f, st.Size(), path)
 	if err != nil {
@@ -76,6 +85,13 @@ func (rd *reader) wrap(record string, err error) error {
 }
 
 func (rd *reader) read() (*Archive, error) {
+	// archive/zip builds every central-directory entry before anything can
+	// look at them: count them first.
+	if n, ok := recordCount(rd.r, rd.size); ok {
+		if err := limits.Records.Check(int64(n)); err != nil {
+			return nil, rd.wrap("", err)
+		}
+	}
 	zr, err := zip.NewReader(rd.r, rd.size)
 	if err != nil {
 		return nil, rd.errf("", "not a zip archive (%v)", err)
@@ -92,6 +108,7 @@ func (rd *reader) read() (*Archive, error) {
 		Extra:        map[string][]byte{},
 		SampleInputs: map[string]ir.Blob{},
 		Other:        map[string]ir.Blob{},
+		check:        rd.checkBytes,
 	}
 	used := map[string]bool{}
 	for _, rec := range []string{"archive_format", "archive_version", "byteorder", ".data/version", ".data/serialization_id"} {
@@ -118,7 +135,7 @@ func (rd *reader) read() (*Archive, error) {
 		}
 		switch {
 		case strings.HasPrefix(rel, "extra/"):
-			data, err := rd.readAll(rel, maxJSONRecord)
+			data, err := rd.readAll(rel, limits.RecordBytes)
 			if err != nil {
 				return nil, err
 			}
@@ -126,9 +143,13 @@ func (rd *reader) read() (*Archive, error) {
 		case strings.HasPrefix(rel, "data/sample_inputs/") && strings.HasSuffix(rel, ".pt"):
 			a.SampleInputs[strings.TrimSuffix(strings.TrimPrefix(rel, "data/sample_inputs/"), ".pt")] = rd.blob(f)
 		case strings.HasPrefix(rel, "data/delegates/") && strings.HasSuffix(rel, ".json"):
-			d := new(Delegate)
-			if err := rd.readJSON(rel, d); err != nil {
+			data, err := rd.readJSON(rel)
+			if err != nil {
 				return nil, err
+			}
+			d := new(Delegate)
+			if err := json.Unmarshal(data, d); err != nil {
+				return nil, rd.errf(rel, "malformed delegate record: %v", err)
 			}
 			a.Delegates[strings.TrimSuffix(strings.TrimPrefix(rel, "data/delegates/"), ".json")] = d
 		default:
@@ -136,6 +157,46 @@ func (rd *reader) read() (*Archive, error) {
 		}
 	}
 	return a, nil
+}
+
+// recordCount reads the number of records an archive's end of central
+// directory (or its zip64 twin) declares, without trusting anything else.
+func recordCount(r io.ReaderAt, size int64) (uint64, bool) {
+	const eocdLen, maxComment = 22, 65535
+	// Most archives end with the end record (no comment): read just it,
+	// and the zip64 locator before it, first.
+	var buf []byte
+	i := -1
+	for _, tail := range []int64{eocdLen + 20, eocdLen + maxComment + 20} {
+		tail = min(size, tail)
+		buf = make([]byte, tail)
+		if n, err := r.ReadAt(buf, size-tail); n != len(buf) && err != nil {
+			return 0, false
+		}
+		if i = bytes.LastIndex(buf, []byte("PK\x05\x06")); i >= 0 && len(buf)-i >= eocdLen {
+			break
+		}
+		if tail == size {
+			return 0, false
+		}
+	}
+	if i < 0 || len(buf)-i < eocdLen {
+		return 0, false
+	}
+	n := uint64(binary.LittleEndian.Uint16(buf[i+10:]))
+	if n != 0xffff || i < 20 || string(buf[i-20:i-16]) != "PK\x06\x07" {
+		return n, true
+	}
+	// zip64: the locator before the end record says where its record is.
+	off := int64(binary.LittleEndian.Uint64(buf[i-20+8:]))
+	var rec [56]byte
+	if off < 0 || off > size-56 {
+		return 0, false
+	}
+	if _, err := r.ReadAt(rec[:], off); err != nil || string(rec[:4]) != "PK\x06\x06" {
+		return 0, false
+	}
+	return binary.LittleEndian.Uint64(rec[32:]), true
 }
 
 // index records every entry below the root folder, refusing unsafe names,
@@ -149,6 +210,8 @@ func (rd *reader) index(zr *zip.Reader) error {
 	if i := strings.IndexByte(zr.File[0].Name, '/'); i >= 0 {
 		rd.root = zr.File[0].Name[:i+1]
 	}
+	var stored, inflated int64
+	var largest *zip.File // the compressed record that inflates most
 	for _, f := range zr.File {
 		name := f.Name
 		if err := checkEntryName(name); err != nil {
@@ -168,6 +231,22 @@ func (rd *reader) index(zr *zip.Reader) error {
 			return rd.errf(name, "record appears twice")
 		}
 		rd.records[rel] = f
+		stored += int64(f.CompressedSize64)
+		if f.Method != zip.Store {
+			inflated += int64(f.UncompressedSize64)
+			if largest == nil || f.UncompressedSize64 > largest.UncompressedSize64 {
+				largest = f
+			}
+		}
+	}
+	// Records that share bytes (a zip bomb's trick) add up to more than
+	// the file holds.
+	if stored > rd.size {
+		return rd.errf("", "its records' data add up to %d bytes in a file of %d: they overlap", stored, rd.size)
+	}
+	if err := limits.Expansion.Check(inflated); err != nil {
+		return rd.errf(strings.TrimPrefix(largest.Name, rd.root), "inflates to %s, and the archive's compressed records to %w",
+			limits.FormatBytes(int64(largest.UncompressedSize64)), err)
 	}
 	return nil
 }
@@ -182,6 +261,10 @@ func checkEntryName(name string) error {
 		return fmt.Errorf("backslash in entry path")
 	case strings.ContainsRune(name, 0):
 		return fmt.Errorf("NUL in entry path")
+	case !utf8.ValidString(name):
+		return fmt.Errorf("entry path is not UTF-8")
+	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return fmt.Errorf("control character in entry path")
 	}
 	for _, part := range strings.Split(name, "/") {
 		if part == ".." {
@@ -226,7 +309,7 @@ func (rd *reader) checkFormat() error {
 		}
 		return rd.errf("archive_format", "missing: not a PT2 archive")
 	}
-	text, err := rd.readAll("archive_format", 64)
+	text, err := rd.readSmall("archive_format")
 	if err != nil {
 		return err
 	}
@@ -234,7 +317,7 @@ func (rd *reader) checkFormat() error {
 		return rd.errf("archive_format", "is %q, want \"pt2\"", text)
 	}
 	if _, ok := rd.records["archive_version"]; ok {
-		v, err := rd.readAll("archive_version", 64)
+		v, err := rd.readSmall("archive_version")
 		if err != nil {
 			return err
 		}
@@ -243,7 +326,7 @@ func (rd *reader) checkFormat() error {
 		}
 	}
 	if _, ok := rd.records["byteorder"]; ok {
-		b, err := rd.readAll("byteorder", 64)
+		b, err := rd.readSmall("byteorder")
 		if err != nil {
 			return err
 		}
@@ -252,7 +335,7 @@ func (rd *reader) checkFormat() error {
 		}
 	}
 	if _, ok := rd.records[".data/version"]; ok {
-		b, err := rd.readAll(".data/version", 64)
+		b, err := rd.readSmall(".data/version")
 		if err != nil {
 			return err
 		}
@@ -263,45 +346,74 @@ func (rd *reader) checkFormat() error {
 	return nil
 }
 
-func (rd *reader) readAll(rel string, limit int64) ([]byte, error) {
+// readAll reads a whole record, its size checked against limit before
+// anything is allocated and its bytes against its CRC.
+func (rd *reader) readAll(rel string, limit *limits.Limit) ([]byte, error) {
 	f, ok := rd.records[rel]
 	if !ok {
 		return nil, rd.errf(rel, "missing")
 	}
-	if f.UncompressedSize64 > uint64(limit) {
-		return nil, rd.errf(rel, "record of %d bytes is larger than %d", f.UncompressedSize64, limit)
-	}
-	rc, err := f.Open()
-	if err != nil {
+	if err := limit.Check(int64(f.UncompressedSize64)); err != nil {
 		return nil, rd.wrap(rel, err)
 	}
-	defer rc.Close()
-	data := make([]byte, 0, f.UncompressedSize64)
-	buf := bytes.NewBuffer(data)
-	if _, err := io.Copy(buf, io.LimitReader(rc, int64(f.UncompressedSize64)+1)); err != nil {
-		return nil, rd.wrap(rel, err)
-	}
-	if uint64(buf.Len()) != f.UncompressedSize64 {
-		return nil, rd.errf(rel, "holds %d bytes, its header says %d", buf.Len(), f.UncompressedSize64)
-	}
-	return buf.Bytes(), nil
+	return rd.readRecord(rel, f)
 }
 
-func (rd *reader) readJSON(rel string, v any) error {
-	data, err := rd.readAll(rel, maxJSONRecord)
+func (rd *reader) readRecord(rel string, f *zip.File) ([]byte, error) {
+	data, err := readRecord(f, rd.r)
 	if err != nil {
-		return err
+		return nil, rd.wrap(rel, err)
 	}
-	if err := jsonUnmarshal(data, v); err != nil {
-		return rd.errf(rel, "malformed JSON: %v", err)
+	return data, nil
+}
+
+// maxVersionRecord bounds the one-line records (archive_format, byteorder).
+const maxVersionRecord = 64
+
+// readSmall reads a one-line record.
+func (rd *reader) readSmall(rel string) ([]byte, error) {
+	f, ok := rd.records[rel]
+	if !ok {
+		return nil, rd.errf(rel, "missing")
 	}
-	return nil
+	if f.UncompressedSize64 > maxVersionRecord {
+		return nil, rd.errf(rel, "record of %d bytes where a line of text belongs", f.UncompressedSize64)
+	}
+	return rd.readRecord(rel, f)
+}
+
+// readJSON reads a JSON record whose text must be UTF-8.
+func (rd *reader) readJSON(rel string) ([]byte, error) {
+	data, err := rd.readAll(rel, limits.JSONBytes)
+	if err != nil {
+		return nil, err
+	}
+	if i := invalidUTF8(data); i >= 0 {
+		return nil, rd.errf(rel, "invalid UTF-8 (byte %#02x) at byte %d", data[i], i)
+	}
+	return data, nil
+}
+
+// invalidUTF8 is the offset of the first byte that is not UTF-8, or -1.
+func invalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
 }
 
 func (rd *reader) readProgram(model string, used map[string]bool) (*ir.Program, error) {
 	rel := "models/" + model + ".json"
 	used[rel] = true
-	data, err := rd.readAll(rel, maxJSONRecord)
+	data, err := rd.readAll(rel, limits.JSONBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -338,13 +450,19 @@ func (rd *reader) readPayloads(model, kind string, used map[string]bool) (map[st
 		return out, nil
 	}
 	used[rel] = true
-	var cfg payloadConfig
-	if err := rd.readJSON(rel, &cfg); err != nil {
+	data, err := rd.readAll(rel, limits.JSONBytes)
+	if err != nil {
 		return nil, err
 	}
+	cfg, err := ir.DecodePayloadConfig(data)
+	if err != nil {
+		return nil, rd.errf(rel, "malformed payload config: %v", err)
+	}
 	blobs := map[string]ir.Blob{}
-	for _, fqn := range ir.SortedKeys(cfg.Config) {
-		meta := cfg.Config[fqn]
+	// extent is, per stored file, the most bytes any view of it reaches.
+	extent := map[string]int64{}
+	for _, fqn := range ir.SortedKeys(cfg) {
+		meta := cfg[fqn]
 		file := meta.PathName
 		if file == "" || strings.ContainsAny(file, `/\`) || file == "." || file == ".." {
 			return nil, rd.errf(rel, "%s: bad path_name %q", fqn, file)
@@ -370,14 +488,40 @@ func (rd *reader) readPayloads(model, kind string, used map[string]bool) (map[st
 		if err := w.CheckStorage(); err != nil {
 			return nil, rd.errf(dataRel, "%s: %v", fqn, err)
 		}
+		if !w.UsePickle {
+			extent[file] = max(extent[file], w.Extent())
+		}
 		out[fqn] = w
+	}
+	// A weight file holds its tensors' storage, which may reach past
+	// their views, but by a bounded amount, not by gigabytes.
+	for _, file := range ir.SortedKeys(extent) {
+		size := blobs[file].Size()
+		if size == 0 {
+			continue // a fake tensor: zeros
+		}
+		if err := limits.WeightSlack.Check(size - extent[file]); err != nil {
+			return nil, rd.errf("data/"+kind+"/"+file, "holds %d bytes where its tensors reach %d, %w", size, extent[file], err)
+		}
 	}
 	return out, nil
 }
 
 func (rd *reader) blob(f *zip.File) ir.Blob {
+	where := recordOf{archive: rd.file, record: strings.TrimPrefix(f.Name, rd.root)}
 	if f.Method == zip.Store {
-		return &storedBlob{f: f, r: rd.r, off: -1}
+		return &storedBlob{f: f, r: rd.r, recordOf: where}
 	}
-	return &compressedBlob{f: f}
+	return &compressedBlob{f: f, r: rd.r, recordOf: where}
+}
+
+// checkBytes reads every record of the archive through, checking each
+// against its CRC.
+func (rd *reader) checkBytes() error {
+	for _, rel := range ir.SortedKeys(rd.records) {
+		if err := checkAll(rd.records[rel], rd.r); err != nil {
+			return rd.wrap(rel, err)
+		}
+	}
+	return nil
 }

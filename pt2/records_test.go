@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"testing"
 
+	"github.com/seam-rt/seam/internal/hostile"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/pt2"
 )
@@ -18,14 +19,14 @@ func deflated(t *testing.T, model string) []byte {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	recs := append(fixtureRecords(t, model),
-		record{name: "extra/notes.txt", data: []byte("made by hand")},
-		record{name: "data/aotinductor/model/kernel.so", data: []byte{0x7f, 'E', 'L', 'F'}})
+		hostile.Record{Name: "extra/notes.txt", Data: []byte("made by hand")},
+		hostile.Record{Name: "data/aotinductor/model/kernel.so", Data: []byte{0x7f, 'E', 'L', 'F'}})
 	for _, r := range recs {
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: "pkg/" + r.name, Method: zip.Deflate})
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: "pkg/" + r.Name, Method: zip.Deflate})
 		if err != nil {
 			t.Fatal(err)
 		}
-		w.Write(r.data)
+		w.Write(r.Data)
 	}
 	zw.Close()
 	return buf.Bytes()

@@ -2,6 +2,7 @@ package pt2_test
 
 import (
 	"bytes"
+	"math"
 	"path/filepath"
 	"testing"
 
@@ -16,6 +17,11 @@ import (
 // programOpts compares programs by content; weights by their bytes.
 var programOpts = cmp.Options{
 	cmpopts.EquateEmpty(),
+	cmpopts.EquateNaNs(),
+	cmp.Comparer(func(a, b complex128) bool {
+		same := func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }
+		return same(real(a), real(b)) && same(imag(a), imag(b))
+	}),
 	cmp.Comparer(func(a, b ir.Blob) bool {
 		x, errA := (&ir.Weight{Data: a}).ReadAll()
 		y, errB := (&ir.Weight{Data: b}).ReadAll()

@@ -2,20 +2,20 @@ package pt2
 
 import (
 	"archive/zip"
-	"bufio"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"hash/crc64"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/seam-rt/seam/atomicfile"
 	"github.com/seam-rt/seam/ir"
 )
 
@@ -23,36 +23,24 @@ import (
 // multiple of it, so weights can be memory-mapped in place.
 const alignment = 64
 
-// WriteFile writes the archive to path atomically: to a temporary file in
-// the same folder, renamed into place only once complete, so a failure
-// leaves nothing half-written. The root folder is the file's base name
-// without its extension, as torch.export.save names it.
-func WriteFile(path string, a *Archive) (err error) {
+// WriteFile writes the archive to path atomically (package atomicfile),
+// so a failure leaves nothing half-written. The root folder is the file's
+// base name without its extension, as torch.export.save names it.
+func WriteFile(path string, a *Archive) error {
 	root := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+	return atomicfile.Write(path, func(w io.Writer) error {
+		err := Write(w, a, root)
+		// A record of the archive being copied that cannot be read is
+		// that archive's fault, not the one being written.
+		var re *RecordError
+		if errors.As(err, &re) && re.Archive != "" && re.Archive != path {
+			return &Error{File: re.Archive, Record: re.Record, Err: fmt.Errorf("%w; %s was not written", re.Err, path)}
 		}
-	}()
-	bw := bufio.NewWriterSize(tmp, 1<<20)
-	if err = Write(bw, a, root); err != nil {
-		return &Error{File: path, Err: err}
-	}
-	if err = bw.Flush(); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+		if err != nil {
+			return &Error{File: path, Err: err}
+		}
+		return nil
+	})
 }
 
 // Write writes the archive with every record below root/.
@@ -182,15 +170,15 @@ func (aw *archiveWriter) writePayloads(model, kind string, table map[string]*ir.
 		}
 		aw.written[rel] = files[path]
 	}
-	cfg := payloadConfig{Config: map[string]payloadMeta{}}
+	cfg := map[string]ir.PayloadMeta{}
 	for fqn, w := range table {
 		path := w.Path
 		if r, ok := rename[path]; ok {
 			path = r
 		}
-		cfg.Config[fqn] = payloadMeta{PathName: path, IsParam: w.IsParam, UsePickle: w.UsePickle, TensorMeta: w.Meta}
+		cfg[fqn] = ir.PayloadMeta{PathName: path, IsParam: w.IsParam, UsePickle: w.UsePickle, TensorMeta: w.Meta}
 	}
-	data, err := json.Marshal(cfg)
+	data, err := ir.EncodePayloadConfig(cfg)
 	if err != nil {
 		return err
 	}
@@ -258,12 +246,31 @@ func (aw *archiveWriter) writeBytes(rel string, data []byte) error {
 }
 
 // writeBlob writes one stored record whose data starts on a 64-byte
-// boundary, padded with an "FB" extra field as PyTorch's writer does.
+// boundary, padded with an "FB" extra field as PyTorch's writer does. A
+// record of a read archive is streamed once, under the CRC its archive
+// records and checked against it as it goes (a mismatch fails the write);
+// other data is read twice, to compute its CRC first.
 func (aw *archiveWriter) writeBlob(rel string, b ir.Blob) error {
 	size := b.Size()
-	crc := crc32.NewIEEE()
-	if _, err := io.Copy(crc, io.NewSectionReader(b, 0, size)); err != nil {
-		return fmt.Errorf("%s: %w", rel, err)
+	var sum uint32
+	src := func() (io.Reader, func() error, error) {
+		return io.NewSectionReader(b, 0, size), func() error { return nil }, nil
+	}
+	if cb, ok := b.(checkedBlob); ok {
+		sum = cb.crc()
+		src = func() (io.Reader, func() error, error) {
+			rc, err := cb.open()
+			if err != nil {
+				return nil, nil, err
+			}
+			return rc, rc.Close, nil
+		}
+	} else {
+		crc := crc32.NewIEEE()
+		if _, err := io.Copy(crc, io.NewSectionReader(b, 0, size)); err != nil {
+			return fmt.Errorf("%s: %w", rel, err)
+		}
+		sum = crc.Sum32()
 	}
 	if err := aw.zw.Flush(); err != nil {
 		return err
@@ -280,7 +287,7 @@ func (aw *archiveWriter) writeBlob(rel string, b ir.Blob) error {
 	fh := &zip.FileHeader{
 		Name:               name,
 		Method:             zip.Store,
-		CRC32:              crc.Sum32(),
+		CRC32:              sum,
 		CompressedSize64:   uint64(size),
 		UncompressedSize64: uint64(size),
 		Extra:              extra,
@@ -289,11 +296,22 @@ func (aw *archiveWriter) writeBlob(rel string, b ir.Blob) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", rel, err)
 	}
-	if _, err := io.Copy(fw, io.NewSectionReader(b, 0, size)); err != nil {
+	r, closeSrc, err := src()
+	if err != nil {
+		return fmt.Errorf("%s: %w", rel, err)
+	}
+	n, err := io.Copy(fw, r)
+	if cerr := closeSrc(); err == nil {
+		err = cerr
+	}
+	if err == nil && n != size {
+		err = fmt.Errorf("wrote %d bytes of %d", n, size)
+	}
+	if err != nil {
 		return fmt.Errorf("%s: %w", rel, err)
 	}
 	aw.nameSum = aw.nameSum*31 + crc64.Checksum([]byte(rel), crcTable)
-	aw.dataSum = aw.dataSum*31 + uint64(fh.CRC32)
+	aw.dataSum = aw.dataSum*31 + uint64(sum)
 	return nil
 }
 

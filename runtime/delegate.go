@@ -63,17 +63,11 @@ func (l *Loader) delegate(n *ir.Node) (*delegateCall, error) {
 		return nil, fmt.Errorf("module %s has no delegate record (data/delegates/%s.json)", name, name)
 	}
 	call := &delegateCall{module: name, backend: d.Backend}
-	if len(d.Profile) > 0 {
-		prof, err := backend.Parse(d.Profile)
-		if err != nil {
-			return nil, fmt.Errorf("module %s: its recorded contract: %w", name, err)
-		}
-		call.profile = prof
-	} else if prof, ok := backend.Builtin(d.Backend); ok {
-		call.profile = prof
-	} else {
-		return nil, fmt.Errorf("module %s: backend %q is not built in and its delegate record has no contract", name, d.Backend)
+	prof, err := l.contract(name, d)
+	if err != nil {
+		return nil, err
 	}
+	call.profile = prof
 	comp, ok := backend.CompilerFor(d.Backend)
 	if !ok {
 		comp = backend.CompilerFunc(compileWithKernels)

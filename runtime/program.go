@@ -28,6 +28,10 @@ type Options struct {
 	// split only work large enough to pay for it, and results do not
 	// depend on the count.
 	Threads int
+	// TrustRecordedContract checks each module's calls against the
+	// contract its delegate record holds even where it differs from the
+	// registered backend's (see contract.go).
+	TrustRecordedContract bool
 }
 
 // Program is a loaded program: compiled once, run many times, safe for
@@ -109,12 +113,10 @@ func (p *Program) constants() map[string]*tensor.Tensor {
 
 // LoadArchive loads an archive's main program and, for a lowered program,
 // its modules through their backends.
-func LoadArchive(a *pt2.Archive) (*Program, error) {
-	return LoadArchiveWith(a, Options{})
-}
+func LoadArchive(a *pt2.Archive) (*Program, error) { return LoadArchiveWith(a, Options{}) }
 
-// LoadArchiveWith is LoadArchive with options besides the archive's own
-// (its modules and delegate records replace opt's).
+// LoadArchiveWith is LoadArchive with options (the archive's modules and
+// delegate records are added to them).
 func LoadArchiveWith(a *pt2.Archive, opt Options) (*Program, error) {
 	p, err := a.Program()
 	if err != nil {

@@ -65,9 +65,12 @@ func calledModules(p *ir.Program) map[string]bool {
 	return called
 }
 
-// moduleContract checks a module against its delegate record's contract.
-// A module the program calls must have a record and a contract: the
-// runtime loads it through them.
+// moduleContract checks a module against its backend's contract: the
+// registered backend's (backend.ContractAuthority), or the recorded one
+// where no backend of that name is registered. A recorded contract that
+// differs from the registered one is a violation: seam run refuses it. A
+// module the program calls must have a record and a contract: the runtime
+// loads it through them.
 func moduleContract(name string, m *ir.Program, d *pt2.Delegate, called bool) []Violation {
 	flag := func(format string, args ...any) []Violation {
 		return []Violation{{Rule: DelegateCall, Node: name, Msg: fmt.Sprintf(format, args...), Warning: !called}}
@@ -75,19 +78,22 @@ func moduleContract(name string, m *ir.Program, d *pt2.Delegate, called bool) []
 	if d == nil {
 		return flag("no delegate record (data/delegates/%s.json): no backend can run it and its contract is not checked", name)
 	}
-	var prof *backend.Profile
-	if len(d.Profile) > 0 {
-		p, err := backend.Parse(d.Profile)
-		if err != nil {
-			return []Violation{{Rule: DelegateCall, Node: name, Msg: fmt.Sprintf("its recorded contract does not parse: %v", err)}}
-		}
-		prof = p
-	} else if p, ok := backend.Builtin(d.Backend); ok {
-		prof = p
-	} else {
-		return flag("backend %q records no contract and is not built in: its contract is unknown", d.Backend)
+	a, err := backend.ContractAuthority(d.Backend, d.Profile)
+	if err != nil {
+		return []Violation{{Rule: DelegateCall, Node: name, Msg: err.Error()}}
 	}
-	return Contract(m, prof)
+	var out []Violation
+	prof := a.Registered
+	if len(a.Differences) > 0 {
+		out = append(out, Violation{Rule: ContractRecorded, Node: "delegate record", Msg: a.DifferenceError().Error()})
+	}
+	if prof == nil {
+		prof = a.Recorded
+	}
+	if prof == nil {
+		return append(out, flag("backend %q records no contract and is not registered or built in: its contract is unknown", d.Backend)...)
+	}
+	return append(out, Contract(m, prof)...)
 }
 
 // moduleRanges: every value the program admits for a symbol, the module

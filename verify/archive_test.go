@@ -23,6 +23,7 @@ func TestArchive(t *testing.T) {
 		t.Errorf("clean lowering: %v", vs)
 	}
 	relaxed := *prof
+	relaxed.Name = "relaxed-npu"
 	relaxed.Placeholders.SymInt = backend.Scalar
 	res, err = lower.Lower(p, &relaxed, lower.Options{Policy: lower.Fail})
 	if err != nil {
@@ -32,7 +33,7 @@ func TestArchive(t *testing.T) {
 	var sb strings.Builder
 	prof.WriteJSON(&sb)
 	for _, d := range a.Delegates {
-		d.Profile = []byte(sb.String())
+		d.Backend, d.Profile = "tensor-only", []byte(sb.String())
 	}
 	vs := verify.Archive(a)
 	if len(vs) == 0 {
@@ -42,6 +43,25 @@ func TestArchive(t *testing.T) {
 		if v.Rule != verify.ContractSymbolic || !strings.HasPrefix(v.Graph, "lowered_module_") || v.Node != "sym_size_int_24" {
 			t.Errorf("unexpected %v", v)
 		}
+	}
+	// A record that claims tensor-only takes SymInts is not believed:
+	// the difference is reported, and the module is checked against
+	// tensor-only's own contract.
+	sb.Reset()
+	relaxed.Name = "tensor-only"
+	relaxed.WriteJSON(&sb)
+	for _, d := range a.Delegates {
+		d.Profile = []byte(sb.String())
+	}
+	rules := map[verify.Rule]int{}
+	for _, v := range verify.Archive(a) {
+		rules[v.Rule]++
+	}
+	if rules[verify.ContractRecorded] != len(a.Delegates) || rules[verify.ContractSymbolic] != len(a.Delegates) {
+		t.Errorf("a lying record: %v", rules)
+	}
+	if _, err := lower.Lower(p, &relaxed, lower.Options{}); err == nil || !strings.Contains(err.Error(), "give the profile a name of its own") {
+		t.Errorf("lowering under a registered name with another contract: %v", err)
 	}
 	delete(a.Delegates, "lowered_module_0")
 	flagged := false

@@ -35,6 +35,7 @@ const (
 	ContractSymbolic  Rule = "contract-symbolic"   // a symbolic placeholder the backend refuses
 	ContractDType     Rule = "contract-dtype"      // a tensor placeholder of a dtype the backend refuses
 	ContractDynamic   Rule = "contract-dynamic"    // a dynamic size given to a static-shape backend
+	ContractRecorded  Rule = "contract-recorded"   // a recorded contract that differs from its registered backend's
 )
 
 // Violation is one broken rule.

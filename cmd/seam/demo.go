@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-rt/seam/atomicfile"
 	"github.com/seam-rt/seam/demo"
 )
 
@@ -25,7 +26,7 @@ func demoCmd() *cobra.Command {
 				return err
 			}
 			if htmlFile != "" {
-				if err := writeAtomic(htmlFile, func(w io.Writer) error { return r.WriteHTML(w) }); err != nil {
+				if err := atomicfile.Write(htmlFile, func(w io.Writer) error { return r.WriteHTML(w) }); err != nil {
 					return err
 				}
 			}

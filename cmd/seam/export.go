@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-rt/seam/atomicfile"
 	"github.com/seam-rt/seam/onnx"
 )
 
@@ -47,7 +48,7 @@ func exportONNXCmd() *cobra.Command {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			data := tr.Model.Marshal()
-			if err := writeAtomic(out, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+			if err := atomicfile.WriteFile(out, data); err != nil {
 				return err
 			}
 			return writeExportSummary(cmd.OutOrStdout(), out, len(data), tr)

@@ -44,6 +44,9 @@ func lowerCmd() *cobra.Command {
 				return err
 			}
 			defer a.Close()
+			if err := checkLowerInput(args[0], a); err != nil {
+				return err
+			}
 			opt := lower.Options{Policy: policy}
 			for _, g := range groups {
 				opt.Groups = append(opt.Groups, strings.Split(g, ","))

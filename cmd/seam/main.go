@@ -11,6 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-rt/seam/termsafe"
+
 	// The onnxruntime backend registers itself as a built-in.
 	_ "github.com/seam-rt/seam/onnx/ortbackend"
 )
@@ -22,12 +24,22 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 func main() {
-	if err := newRoot().Execute(); err != nil {
+	// What seam prints holds names from the programs it reads: whatever in
+	// them a terminal would act on is escaped (package termsafe).
+	stdout, stderr := termsafe.NewWriter(os.Stdout), termsafe.NewWriter(os.Stderr)
+	root := newRoot()
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	stdout.Flush()
+	stderr.Flush()
+	if err != nil {
 		var ee exitError
 		if errors.As(err, &ee) {
 			os.Exit(ee.code)
 		}
-		fmt.Fprintln(os.Stderr, "seam:", err)
+		fmt.Fprintln(stderr, "seam:", err)
+		stderr.Flush()
 		os.Exit(1)
 	}
 }
@@ -45,6 +57,7 @@ func newRoot() *cobra.Command {
 	}
 	info, ok := debug.ReadBuildInfo()
 	root.SetVersionTemplate(versionText(info, ok))
+	addLimitFlag(root)
 	root.AddCommand(
 		inspectCmd(),
 		printCmd(),

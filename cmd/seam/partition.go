@@ -4,12 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-rt/seam/atomicfile"
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/partition"
@@ -82,7 +81,7 @@ func partitionCmd() *cobra.Command {
 			}
 			r := report.Build(p, plan, report.Options{Model: args[0], Backend: prof.Name, Printer: printer(), Judgements: judgements})
 			if dotFile != "" {
-				err := writeAtomic(dotFile, func(w io.Writer) error {
+				err := atomicfile.Write(dotFile, func(w io.Writer) error {
 					return r.WriteDOTWith(w, report.DOTOptions{CollapseAbove: collapse})
 				})
 				if err != nil {
@@ -90,7 +89,7 @@ func partitionCmd() *cobra.Command {
 				}
 			}
 			if htmlFile != "" {
-				err := writeAtomic(htmlFile, func(w io.Writer) error { return r.WriteHTML(w, report.HTMLOptions{CollapseAbove: collapse}) })
+				err := atomicfile.Write(htmlFile, func(w io.Writer) error { return r.WriteHTML(w, report.HTMLOptions{CollapseAbove: collapse}) })
 				if err != nil {
 					return err
 				}
@@ -120,29 +119,4 @@ func partitionCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&etTags, "executorch-tags", false, "print the delegation tags an ExecuTorch partitioner applies, as JSON")
 	cmd.Flags().StringArrayVar(&groups, "group", nil, "node names (comma-separated) that must stay together in one partition, or none of them delegated; repeatable")
 	return cmd
-}
-
-// writeAtomic writes a file through a temporary file in the same folder
-// and a rename, so that a failed write never leaves half a report.
-func writeAtomic(path string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }

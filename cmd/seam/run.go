@@ -23,8 +23,9 @@ func runCmd() *cobra.Command {
 	var inputs, caseDirs []string
 	var outDir, expectDir string
 	var repeat, threads int
+	var trustRecorded bool
 	cmd := &cobra.Command{
-		Use:   "run MODEL.pt2 --input A.npy [--input B.npy ...] [--out DIR] [--expect DIR] [--repeat N] [--threads N] | --case DIR [--case DIR ...]",
+		Use:   "run MODEL.pt2 --input A.npy [--input B.npy ...] [--out DIR] [--expect DIR] [--repeat N] [--threads N] [--trust-recorded-contract] | --case DIR [--case DIR ...]",
 		Short: "Run a program (or a lowered program through its delegates) on .npy inputs",
 		Long: "run executes the program on its user inputs, given in signature order as .npy files\n" +
 			"(a 0-d int64 array for an int user input). --out writes out_0.npy, out_1.npy, ...;\n" +
@@ -70,7 +71,7 @@ func runCmd() *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			prog, err := runtime.LoadArchiveWith(a, runtime.Options{Threads: threads})
+			prog, err := runtime.LoadArchiveWith(a, runtime.Options{Threads: threads, TrustRecordedContract: trustRecorded})
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
@@ -122,6 +123,8 @@ func runCmd() *cobra.Command {
 	cmd.Flags().StringArrayVar(&caseDirs, "case", nil, "a reference case folder: DIR/in_*.npy as inputs, DIR/out_*.npy expected; repeat to run cases in order on one program")
 	cmd.Flags().IntVar(&repeat, "repeat", 0, "time N more runs and print latency figures")
 	cmd.Flags().IntVar(&threads, "threads", 0, "goroutines one run may use inside a kernel (default: the cores available; 1: none)")
+	cmd.Flags().BoolVar(&trustRecorded, "trust-recorded-contract", false,
+		"check each lowered module's calls against the contract its delegate record holds, even where it differs from the registered backend's")
 	return cmd
 }
 

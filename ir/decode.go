@@ -1,0 +1,905 @@
+package ir
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/seam-rt/seam/limits"
+)
+
+// The decoder reads the schema's JSON in one pass, straight into the ir
+// types: every byte is looked at once, whatever the nesting, and nothing
+// is allocated from a size the input declares. It checks the limits of
+// package limits as it goes (depth, string length, node and value
+// counts), refuses invalid UTF-8 with its byte offset, and says where in
+// the document an error is.
+//
+// Errors are sticky: the first one is kept in err, every later call does
+// nothing, and the loops below end. Objects and arrays are read with
+// loops, not callbacks, so that decoding allocates only what it returns.
+
+// SyntaxError is malformed JSON, or a value of the wrong type, at a byte
+// offset of the record.
+type SyntaxError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("at byte %d: %s", e.Offset, e.Msg) }
+
+type decoder struct {
+	data []byte
+	pos  int
+	err  error
+
+	depth, maxDepth   int
+	maxString         int
+	nodes, maxNodes   int
+	values, maxValues int
+
+	scratch []byte
+	// arena holds the bytes of the strings decoded so far: strings are
+	// carved out of it, so that a program's many short names cost a few
+	// allocations, not one each. Bytes once written are never changed.
+	arena []byte
+	// interned holds the strings that repeat across nodes (targets,
+	// argument names, metadata keys, symbolic expressions), so that each
+	// is stored once.
+	interned map[string]string
+
+	// Slabs the structs of each node are carved from, for the same reason.
+	nodeSlab []Node
+	metaSlab []TensorMeta
+	exprSlab []SymExpr
+
+	// Stacks the lists being read are gathered on, so that each list is
+	// allocated once at its final length (nested lists push above).
+	argStack      []Argument
+	namedArgStack []NamedArgument
+	symIntStack   []SymInt
+	nodeStack     []*Node
+	// and the slabs short lists are carved from.
+	argSlab      []Argument
+	namedArgSlab []NamedArgument
+	symIntSlab   []SymInt
+	nodeListSlab []*Node
+}
+
+func newDecoder(data []byte) *decoder {
+	return &decoder{
+		data:      data,
+		maxDepth:  limits.JSONDepth.Int(),
+		maxString: limits.StringBytes.Int(),
+		maxNodes:  limits.Nodes.Int(),
+		maxValues: limits.Values.Int(),
+		interned:  make(map[string]string, 256),
+	}
+}
+
+func (d *decoder) fail(err error) {
+	if d.err == nil {
+		d.err = err
+	}
+}
+
+func (d *decoder) failAt(off int, format string, args ...any) {
+	d.fail(&SyntaxError{Offset: off, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (d *decoder) failf(format string, args ...any) { d.failAt(d.pos, format, args...) }
+
+// failLimit records a limit met at the current position.
+func (d *decoder) failLimit(err error) { d.fail(fmt.Errorf("at byte %d: %w", d.pos, err)) }
+
+// wrap prefixes the error, if any, with where it happened.
+func (d *decoder) wrap(format string, args ...any) {
+	if d.err != nil {
+		d.addPath(fmt.Sprintf(format, args...))
+	}
+}
+
+// wrapName and wrapIndex are wrap without formatting: they run for every
+// value decoded, and boxing their argument for a format would allocate.
+func (d *decoder) wrapName(name string) {
+	if d.err != nil {
+		d.addPath(name)
+	}
+}
+
+func (d *decoder) wrapIndex(i int) {
+	if d.err != nil {
+		d.addPath("[" + strconv.Itoa(i) + "]")
+	}
+}
+
+// wrapKey prefixes the error, if any, with the object key it is under.
+func (d *decoder) wrapKey(key []byte) {
+	if d.err != nil {
+		d.addPath(string(key))
+	}
+}
+
+func (d *decoder) addPath(seg string) {
+	pe, ok := d.err.(*pathError)
+	if !ok {
+		pe = &pathError{err: d.err}
+		d.err = pe
+	}
+	pe.path = append(pe.path, seg)
+}
+
+// pathError is an error with where in the document it happened, the
+// innermost step first. An error ten thousand levels down keeps every
+// step, but prints the outermost and innermost few: wrapping it at each
+// level must not cost time or memory quadratic in the depth.
+type pathError struct {
+	path []string
+	err  error
+}
+
+// maxPathShown is how many steps of each end of a path an error prints.
+const maxPathShown = 12
+
+func (e *pathError) Error() string {
+	var sb strings.Builder
+	n := len(e.path)
+	for i := n - 1; i >= 0; i-- {
+		if n > 2*maxPathShown && i == n-1-maxPathShown {
+			fmt.Fprintf(&sb, ": ... (%d levels) ...", n-2*maxPathShown)
+			i = maxPathShown
+		}
+		seg := e.path[i]
+		// An index follows its list's name: inputs[0].
+		if sb.Len() > 0 && !strings.HasPrefix(seg, "[") {
+			sb.WriteString(": ")
+		}
+		sb.WriteString(seg)
+	}
+	sb.WriteString(": ")
+	sb.WriteString(e.err.Error())
+	return sb.String()
+}
+
+func (e *pathError) Unwrap() error { return e.err }
+
+// whole decodes the one value of the input with fn, refusing trailing data.
+func (d *decoder) whole(fn func()) error {
+	fn()
+	if d.err == nil {
+		if d.ws(); d.pos < len(d.data) {
+			d.failf("data after the end of the value")
+		}
+	}
+	return d.err
+}
+
+func (d *decoder) ws() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next non-space byte without consuming it (0 at the end).
+func (d *decoder) peek() byte {
+	d.ws()
+	if d.pos < len(d.data) {
+		return d.data[d.pos]
+	}
+	return 0
+}
+
+// describe names the value that starts at the current position, for errors.
+func (d *decoder) describe() string {
+	switch c := d.peek(); {
+	case c == '{':
+		return "an object"
+	case c == '[':
+		return "an array"
+	case c == '"':
+		return "a string"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == 'n':
+		return "null"
+	case c == 0:
+		return "the end of the input"
+	case c == '-' || c >= '0' && c <= '9':
+		return "a number"
+	default:
+		return fmt.Sprintf("%q", c)
+	}
+}
+
+func (d *decoder) literal(word string) bool {
+	if len(d.data)-d.pos >= len(word) && string(d.data[d.pos:d.pos+len(word)]) == word {
+		d.pos += len(word)
+		return true
+	}
+	return false
+}
+
+// null consumes a null if one comes next.
+func (d *decoder) null() bool {
+	return d.err == nil && d.peek() == 'n' && d.literal("null")
+}
+
+func (d *decoder) enter() {
+	if d.depth++; d.depth > d.maxDepth {
+		d.failLimit(limits.JSONDepth.Exceeded())
+	}
+}
+
+func (d *decoder) count() {
+	if d.values++; d.values > d.maxValues {
+		d.failLimit(limits.Values.Exceeded())
+	}
+}
+
+// Objects:
+//
+//	if d.openObject(nullable) {
+//		for key, ok := d.firstKey(); ok; key, ok = d.nextKey() { ... }
+//	}
+//
+// The key is valid until the next string is read.
+
+// openObject consumes '{'; false for null (when nullable) or an error.
+func (d *decoder) openObject(nullable bool) bool { return d.open('{', "an object", nullable) }
+
+// open consumes the bracket that opens an object or an array.
+func (d *decoder) open(bracket byte, what string, nullable bool) bool {
+	if d.err != nil {
+		return false
+	}
+	switch d.peek() {
+	case bracket:
+		d.pos++
+		d.enter()
+		return d.err == nil
+	case 'n':
+		if nullable && d.null() {
+			return false
+		}
+	}
+	d.failf("want %s, got %s", what, d.describe())
+	return false
+}
+
+func (d *decoder) firstKey() ([]byte, bool) {
+	if d.err != nil {
+		return nil, false
+	}
+	if d.peek() == '}' {
+		d.pos++
+		d.depth--
+		return nil, false
+	}
+	return d.keyColon()
+}
+
+func (d *decoder) nextKey() ([]byte, bool) {
+	if d.err != nil {
+		return nil, false
+	}
+	switch d.peek() {
+	case ',':
+		d.pos++
+		return d.keyColon()
+	case '}':
+		d.pos++
+		d.depth--
+		return nil, false
+	}
+	d.failf("want ',' or '}' in an object, got %s", d.describe())
+	return nil, false
+}
+
+func (d *decoder) keyColon() ([]byte, bool) {
+	if d.peek() != '"' {
+		d.failf("want a key (a string), got %s", d.describe())
+		return nil, false
+	}
+	start := d.pos
+	key := d.stringBytes(true)
+	if d.pos-start != len(key)+2 {
+		// Unescaped into the scratch buffer, which the value's strings
+		// reuse: keep a copy for the key's errors.
+		key = append([]byte(nil), key...)
+	}
+	if d.err == nil && d.peek() != ':' {
+		d.failf("want ':' after a key, got %s", d.describe())
+	}
+	d.pos++
+	return key, d.err == nil
+}
+
+// Arrays:
+//
+//	if d.openArray() {
+//		for ok := d.firstElem(); ok; ok = d.nextElem() { ... }
+//	}
+
+// openArray consumes '['; false for null or an error.
+func (d *decoder) openArray() bool { return d.open('[', "an array", true) }
+
+func (d *decoder) firstElem() bool {
+	if d.err != nil {
+		return false
+	}
+	if d.peek() == ']' {
+		d.pos++
+		d.depth--
+		return false
+	}
+	d.count()
+	return d.err == nil
+}
+
+func (d *decoder) nextElem() bool {
+	if d.err != nil {
+		return false
+	}
+	switch d.peek() {
+	case ',':
+		d.pos++
+		d.count()
+		return d.err == nil
+	case ']':
+		d.pos++
+		d.depth--
+		return false
+	}
+	d.failf("want ',' or ']' in an array, got %s", d.describe())
+	return false
+}
+
+// Unions, one-member objects:
+//
+//	if key, ok := d.openUnion("Argument"); ok { ...; d.closeUnion("Argument", start) }
+
+func (d *decoder) openUnion(union string) ([]byte, int, bool) {
+	if d.err != nil {
+		return nil, 0, false
+	}
+	start := d.pos
+	if d.peek() != '{' {
+		d.failf("%s: want an object with one member, got %s", union, d.describe())
+		return nil, 0, false
+	}
+	start = d.pos
+	d.pos++
+	d.enter()
+	if d.err == nil && d.peek() == '}' {
+		d.failAt(start, "%s: want exactly one member, got 0", union)
+	}
+	if d.err != nil {
+		return nil, 0, false
+	}
+	key, ok := d.keyColon()
+	return key, start, ok
+}
+
+func (d *decoder) closeUnion(union string, start int) {
+	if d.err != nil {
+		return
+	}
+	switch d.peek() {
+	case '}':
+		d.pos++
+		d.depth--
+	case ',':
+		d.failAt(start, "%s: want exactly one member, got several", union)
+	default:
+		d.failf("want '}' closing %s, got %s", union, d.describe())
+	}
+}
+
+// Strings.
+
+// stringBytes reads a string; the result aliases the input or the
+// decoder's scratch buffer and is valid until the next string is read.
+// In names (of values, nodes, targets, FQNs) an escaped half of a
+// surrogate pair is refused; in free text (stack traces) it becomes
+// U+FFFD, as Python would have written it had it been able to.
+func (d *decoder) stringBytes(name bool) []byte {
+	if d.err != nil {
+		return nil
+	}
+	if d.peek() != '"' {
+		d.failf("want a string, got %s", d.describe())
+		return nil
+	}
+	start := d.pos + 1
+	data := d.data
+	for i := start; i < len(data); {
+		// Skip eight plain bytes at a time: most of a program is text.
+		for i+8 <= len(data) && plain8(binary.LittleEndian.Uint64(data[i:])) {
+			i += 8
+		}
+		if i >= len(data) {
+			break
+		}
+		c := data[i]
+		switch {
+		case c == '"':
+			if i-start > d.maxString {
+				d.pos = start
+				d.failLimit(&limits.Error{Limit: limits.StringBytes, Got: int64(i - start), Max: int64(d.maxString)})
+				return nil
+			}
+			d.pos = i + 1
+			return data[start:i]
+		case c == '\\':
+			return d.escapedString(start, i, name)
+		case c < 0x20:
+			d.failAt(i, "control character %#02x in a string (JSON needs it escaped)", c)
+			return nil
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && size == 1 {
+				d.failAt(i, "invalid UTF-8 (byte %#02x) in a string", c)
+				return nil
+			}
+			i += size
+		default:
+			i++
+		}
+	}
+	d.failAt(start-1, "string never ends")
+	return nil
+}
+
+// plain8 reports whether none of the eight bytes of w needs a look: no
+// quote, no backslash, no control character, nothing past ASCII.
+func plain8(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(x uint64) uint64 { return (x - ones) & ^x & highs }
+	return (w|hasZero(w^(ones*'"'))|hasZero(w^(ones*'\\'))|((w-ones*0x20) & ^w))&highs == 0
+}
+
+// escapedString finishes a string that has escapes, from i (a backslash).
+func (d *decoder) escapedString(start, i int, name bool) []byte {
+	data := d.data
+	buf := append(d.scratch[:0], data[start:i]...)
+	defer func() { d.scratch = buf[:0] }()
+	for i < len(data) {
+		if len(buf) > d.maxString {
+			d.pos = start
+			d.failLimit(&limits.Error{Limit: limits.StringBytes, Got: int64(len(buf)), Max: int64(d.maxString), AtLeast: true})
+			return nil
+		}
+		c := data[i]
+		switch {
+		case c == '"':
+			d.pos = i + 1
+			return buf
+		case c == '\\':
+			if i+1 >= len(data) {
+				d.failAt(i, "string never ends")
+				return nil
+			}
+			e := data[i+1]
+			i += 2
+			switch e {
+			case '"', '\\', '/':
+				buf = append(buf, e)
+			case 'b':
+				buf = append(buf, '\b')
+			case 'f':
+				buf = append(buf, '\f')
+			case 'n':
+				buf = append(buf, '\n')
+			case 'r':
+				buf = append(buf, '\r')
+			case 't':
+				buf = append(buf, '\t')
+			case 'u':
+				r, ok := hex4(data, i)
+				if !ok {
+					d.failAt(i-2, "bad \\u escape")
+					return nil
+				}
+				at := i - 2
+				i += 4
+				if utf16.IsSurrogate(r) {
+					r2 := rune(-1)
+					if i+6 <= len(data) && data[i] == '\\' && data[i+1] == 'u' {
+						r2, _ = hex4(data, i+2)
+					}
+					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+						r = dec
+						i += 6
+					} else if name {
+						d.failAt(at, "\\u%04x is half of a surrogate pair, not a character", r)
+						return nil
+					} else {
+						r = utf8.RuneError
+					}
+				}
+				buf = utf8.AppendRune(buf, r)
+			default:
+				d.failAt(i-2, "bad escape \\%c", e)
+				return nil
+			}
+		case c < 0x20:
+			d.failAt(i, "control character %#02x in a string (JSON needs it escaped)", c)
+			return nil
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && size == 1 {
+				d.failAt(i, "invalid UTF-8 (byte %#02x) in a string", c)
+				return nil
+			}
+			buf = append(buf, data[i:i+size]...)
+			i += size
+		default:
+			buf = append(buf, c)
+			i++
+		}
+	}
+	d.failAt(start-1, "string never ends")
+	return nil
+}
+
+func hex4(data []byte, i int) (rune, bool) {
+	if i+4 > len(data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range data[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// str reads a string (null reads as "").
+func (d *decoder) str(name bool) string {
+	if d.null() {
+		return ""
+	}
+	return d.save(d.stringBytes(name))
+}
+
+// arenaChunk is the size of the arena's blocks: large enough that
+// allocating them costs nothing per string, small enough that a few
+// strings kept alive keep little else.
+const arenaChunk = 32 << 10
+
+// save copies b into the arena and returns it as a string.
+func (d *decoder) save(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > arenaChunk/4 {
+		return string(b)
+	}
+	if cap(d.arena)-len(d.arena) < len(b) {
+		d.arena = make([]byte, 0, arenaChunk)
+	}
+	start := len(d.arena)
+	d.arena = append(d.arena, b...)
+	return unsafe.String(&d.arena[start], len(b))
+}
+
+// maxInterned bounds the strings worth interning.
+const maxInterned = 512
+
+// intern returns b as a string stored once however often it repeats.
+func (d *decoder) intern(b []byte) string {
+	if len(b) > maxInterned {
+		return d.save(b)
+	}
+	if s, ok := d.interned[string(b)]; ok {
+		return s
+	}
+	s := d.save(b)
+	d.interned[s] = s
+	return s
+}
+
+// name reads the name of a value, node or FQN.
+func (d *decoder) name() string { return d.str(true) }
+
+// text reads free text.
+func (d *decoder) text() string { return d.str(false) }
+
+// common reads a string that repeats across a program (a target, an
+// argument name, a device, a symbolic expression).
+func (d *decoder) common(name bool) string {
+	if d.null() {
+		return ""
+	}
+	b := d.stringBytes(name)
+	if d.err != nil {
+		return ""
+	}
+	return d.intern(b)
+}
+
+// carve returns a zero T from slab, refilled 64 at a time: a program's
+// many nodes and metadata cost one allocation per 64.
+func carve[T any](slab *[]T) *T {
+	if len(*slab) == 0 {
+		*slab = make([]T, 64)
+	}
+	v := &(*slab)[0]
+	*slab = (*slab)[1:]
+	return v
+}
+
+// Numbers and booleans.
+
+// number scans a JSON number and returns its text.
+func (d *decoder) number() ([]byte, bool) {
+	d.ws()
+	start, i := d.pos, d.pos
+	data := d.data
+	if i < len(data) && data[i] == '-' {
+		i++
+	}
+	digits := i
+	for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+		i++
+	}
+	if i == digits || data[digits] == '0' && i-digits > 1 {
+		d.failf("want a number, got %s", d.describe())
+		return nil, false
+	}
+	integer := true
+	if i < len(data) && data[i] == '.' {
+		integer = false
+		i++
+		f := i
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+		if i == f {
+			d.failAt(i, "bad number: no digits after '.'")
+			return nil, false
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		integer = false
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		e := i
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+		if i == e {
+			d.failAt(i, "bad number: no digits in the exponent")
+			return nil, false
+		}
+	}
+	d.pos = i
+	return data[start:i], integer
+}
+
+// int64 reads an integer (null reads as 0).
+func (d *decoder) int64() int64 {
+	if d.err != nil || d.null() {
+		return 0
+	}
+	start := d.pos
+	b, integer := d.number()
+	if d.err != nil {
+		return 0
+	}
+	if !integer {
+		d.failAt(start, "want an integer, got %s", b)
+		return 0
+	}
+	neg := b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	var v uint64
+	for _, c := range b {
+		if v > (math.MaxUint64-9)/10 {
+			v = math.MaxUint64
+			break
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	switch {
+	case neg && v <= 1<<63:
+		return -int64(v)
+	case !neg && v <= math.MaxInt64:
+		return int64(v)
+	}
+	d.failAt(start, "integer %s does not fit in 64 bits", d.data[start:d.pos])
+	return 0
+}
+
+// int reads an integer of an enum or a version.
+func (d *decoder) int() int {
+	start := d.pos
+	v := d.int64()
+	if v > math.MaxInt32 || v < math.MinInt32 {
+		d.failAt(start, "integer %d out of range", v)
+		return 0
+	}
+	return int(v)
+}
+
+// float reads a float: a number, or the strings Python's serializer
+// writes for non-finite values ("Infinity", "-Infinity", "NaN").
+func (d *decoder) float() float64 {
+	if d.err != nil || d.null() {
+		return 0
+	}
+	start := d.pos
+	if d.peek() == '"' {
+		s := d.stringBytes(false)
+		switch string(s) {
+		case "Infinity", "inf":
+			return math.Inf(1)
+		case "-Infinity", "-inf":
+			return math.Inf(-1)
+		case "NaN", "nan":
+			return math.NaN()
+		}
+		if d.err == nil {
+			d.failAt(start, "float written as string %q", s)
+		}
+		return 0
+	}
+	b, _ := d.number()
+	if d.err != nil {
+		return 0
+	}
+	// ParseFloat keeps nothing of its argument (its errors copy it).
+	f, err := strconv.ParseFloat(unsafe.String(&b[0], len(b)), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		d.failAt(start, "bad float %s", b)
+	}
+	return f
+}
+
+func (d *decoder) bool() bool {
+	if d.err != nil {
+		return false
+	}
+	switch d.peek() {
+	case 't':
+		if d.literal("true") {
+			return true
+		}
+	case 'f':
+		if d.literal("false") {
+			return false
+		}
+	case 'n':
+		if d.null() {
+			return false
+		}
+	}
+	d.failf("want true or false, got %s", d.describe())
+	return false
+}
+
+// optBool reads a bool that may be null.
+func (d *decoder) optBool() *bool {
+	if d.null() {
+		return nil
+	}
+	b := d.bool()
+	return &b
+}
+
+// optInt reads an integer that may be null.
+func (d *decoder) optInt() *int64 {
+	if d.null() {
+		return nil
+	}
+	v := d.int64()
+	return &v
+}
+
+// skip reads past one value of any kind, checking its syntax.
+func (d *decoder) skip() {
+	if d.err != nil {
+		return
+	}
+	switch c := d.peek(); {
+	case c == '{':
+		if d.openObject(false) {
+			for _, ok := d.firstKey(); ok; _, ok = d.nextKey() {
+				d.skip()
+			}
+		}
+	case c == '[':
+		if d.openArray() {
+			for ok := d.firstElem(); ok; ok = d.nextElem() {
+				d.skip()
+			}
+		}
+	case c == '"':
+		d.stringBytes(false)
+	case c == 't' || c == 'f':
+		d.bool()
+	case c == 'n':
+		if !d.null() {
+			d.failf("want a value, got %s", d.describe())
+		}
+	case c == '-' || c >= '0' && c <= '9':
+		d.number()
+	default:
+		d.failf("want a value, got %s", d.describe())
+	}
+}
+
+// Generic containers.
+
+func (d *decoder) strings(name bool) []string {
+	var out []string
+	if d.openArray() {
+		for ok := d.firstElem(); ok; ok = d.nextElem() {
+			out = append(out, d.str(name))
+		}
+	}
+	return out
+}
+
+func (d *decoder) ints() []int64 {
+	var out []int64
+	if d.openArray() {
+		for ok := d.firstElem(); ok; ok = d.nextElem() {
+			out = append(out, d.int64())
+		}
+	}
+	return out
+}
+
+// mapKey reads the key of a map entry (a name), counting it as a value.
+func (d *decoder) mapKey(key []byte) string {
+	d.count()
+	return d.save(key)
+}
+
+// stringMap reads an object of strings (node metadata: its keys repeat,
+// and so do values such as nn_module_stack).
+func (d *decoder) stringMap() map[string]string {
+	if !d.openObject(true) {
+		return nil
+	}
+	m := make(map[string]string, 4)
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		d.count()
+		k := d.intern(key)
+		if k == "nn_module_stack" {
+			m[k] = d.common(false)
+		} else {
+			m[k] = d.text()
+		}
+		d.wrapName(k)
+	}
+	return m
+}
+
+func (d *decoder) intMap() map[string]int64 {
+	return decodeTable(d, (*decoder).int64)
+}

@@ -1,0 +1,936 @@
+package ir
+
+import (
+	"fmt"
+
+	"github.com/seam-rt/seam/limits"
+)
+
+// Decoding of each schema type. Missing fields take the schema's
+// defaults, unknown keys of plain structs are skipped, unknown union
+// members are errors (PyTorch's loader refuses them too), and a key given
+// twice takes its last value, as Python's json.loads does.
+
+func (d *decoder) program(p *Program) {
+	var torchVersion *string
+	hasSchema := false
+	if !d.openObject(false) {
+		return
+	}
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		switch string(key) {
+		case "graph_module":
+			d.graphModule(p)
+		case "opset_version":
+			p.OpsetVersion = d.intMap()
+		case "range_constraints":
+			p.RangeConstraints = decodeTable(d, value((*decoder).rangeConstraint))
+		case "schema_version":
+			hasSchema = !d.null()
+			if hasSchema {
+				d.schemaVersion(&p.SchemaVersion)
+			}
+		case "verifiers":
+			p.Verifiers = d.strings(false)
+		case "torch_version":
+			torchVersion = nil
+			if !d.null() {
+				v := d.text()
+				torchVersion = &v
+			}
+		case "guards_code":
+			p.GuardsCode = d.strings(false)
+		default:
+			d.skip()
+		}
+		d.wrapKey(key)
+	}
+	if d.err != nil {
+		return
+	}
+	if p.Graph == nil {
+		d.fail(fmt.Errorf("graph_module has no graph"))
+	} else if !hasSchema {
+		d.fail(fmt.Errorf("no schema_version"))
+	}
+	p.TorchVersion = "<=2.4"
+	if torchVersion != nil {
+		p.TorchVersion = *torchVersion
+	}
+}
+
+func (d *decoder) graphModule(p *Program) {
+	if !d.openObject(true) {
+		return
+	}
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		switch string(key) {
+		case "graph":
+			p.Graph = nil
+			if !d.null() {
+				p.Graph = new(Graph)
+				d.graph(p.Graph)
+			}
+		case "signature":
+			d.signature(&p.Signature)
+		case "module_call_graph":
+			p.ModuleCallGraph = nil
+			if d.openArray() {
+				for ok := d.firstElem(); ok; ok = d.nextElem() {
+					var e ModuleCallEntry
+					d.moduleCallEntry(&e)
+					d.wrapIndex(len(p.ModuleCallGraph))
+					p.ModuleCallGraph = append(p.ModuleCallGraph, e)
+				}
+			}
+		case "metadata":
+			p.Metadata = d.stringMap()
+		case "treespec_namedtuple_fields":
+			p.TreespecNamedtupleFields = decodeTable(d, value((*decoder).fieldNames))
+		default:
+			d.skip()
+		}
+		d.wrapKey(key)
+	}
+}
+
+func (d *decoder) signature(s *Signature) {
+	if !d.openObject(true) {
+		return
+	}
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		switch string(key) {
+		case "input_specs":
+			s.Inputs = nil
+			if d.openArray() {
+				for ok := d.firstElem(); ok; ok = d.nextElem() {
+					var is InputSpec
+					d.inputSpec(&is)
+					d.wrapIndex(len(s.Inputs))
+					s.Inputs = append(s.Inputs, is)
+				}
+			}
+		case "output_specs":
+			s.Outputs = nil
+			if d.openArray() {
+				for ok := d.firstElem(); ok; ok = d.nextElem() {
+					var os OutputSpec
+					d.outputSpec(&os)
+					d.wrapIndex(len(s.Outputs))
+					s.Outputs = append(s.Outputs, os)
+				}
+			}
+		default:
+			d.skip()
+		}
+		d.wrapKey(key)
+	}
+}
+
+// fieldNames reads a namedtuple's definition: {"field_names": [...]}.
+func (d *decoder) fieldNames(names *[]string) {
+	if !d.openObject(true) {
+		return
+	}
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		if string(key) == "field_names" {
+			*names = d.strings(false)
+		} else {
+			d.skip()
+		}
+	}
+}
+
+func (d *decoder) schemaVersion(v *SchemaVersion) {
+	if !d.openObject(true) {
+		return
+	}
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		switch string(key) {
+		case "major":
+			v.Major = d.int()
+		case "minor":
+			v.Minor = d.int()
+		default:
+			d.skip()
+		}
+	}
+}
+
+func (d *decoder) rangeConstraint(rc *RangeConstraint) {
+	if !d.openObject(true) {
+		return
+	}
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		switch string(key) {
+		case "min_val":
+			rc.Min = d.optInt()
+		case "max_val":
+			rc.Max = d.optInt()
+		default:
+			d.skip()
+		}
+	}
+}
+
+func (d *decoder) moduleCallEntry(e *ModuleCallEntry) {
+	if !d.openObject(true) {
+		return
+	}
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		switch string(key) {
+		case "fqn":
+			e.FQN = d.name()
+		case "signature":
+			e.Signature = nil
+			if d.openObject(true) {
+				s := new(ModuleCallSignature)
+				e.Signature = s
+				for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+					switch string(key) {
+					case "inputs":
+						s.Inputs = d.argList()
+					case "outputs":
+						s.Outputs = d.argList()
+					case "in_spec":
+						s.InSpec = d.text()
+					case "out_spec":
+						s.OutSpec = d.text()
+					case "forward_arg_names":
+						s.ForwardArgNames = d.strings(true)
+					default:
+						d.skip()
+					}
+					d.wrapKey(key)
+				}
+			}
+		default:
+			d.skip()
+		}
+		d.wrapKey(key)
+	}
+}
+
+// Graphs and nodes.
+
+func (d *decoder) graph(g *Graph) {
+	if !d.openObject(false) {
+		return
+	}
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		switch string(key) {
+		case "inputs":
+			g.Inputs = d.argList()
+		case "outputs":
+			g.Outputs = d.argList()
+		case "nodes":
+			g.Nodes = d.nodeList()
+			continue // its errors name the node
+		case "tensor_values":
+			// Sized for the nodes and inputs already read (PyTorch
+			// writes them first): one value each is the common case.
+			g.TensorValues = decodeTableSized(d, len(g.Nodes)+len(g.Inputs), (*decoder).tensorMetaRef)
+		case "sym_int_values":
+			g.SymIntValues = decodeTable(d, value((*decoder).symInt))
+		case "sym_bool_values":
+			g.SymBoolValues = decodeTable(d, value((*decoder).symBool))
+		case "sym_float_values":
+			g.SymFloatValues = decodeTable(d, value((*decoder).symFloat))
+		case "custom_obj_values":
+			g.CustomObjValues = decodeTable(d, value((*decoder).customObj))
+		case "is_single_tensor_return":
+			g.IsSingleTensorReturn = d.bool()
+		default:
+			d.skip()
+		}
+		d.wrapKey(key)
+	}
+}
+
+// decodeTable reads an object keyed by value names (null reads as nil),
+// each value read by elem. (elem returns its value rather than filling a
+// pointer, which through a func value would escape to the heap.)
+func decodeTable[V any](d *decoder, elem func(*decoder) V) map[string]V {
+	return decodeTableSized(d, 0, elem)
+}
+
+// decodeTableSized is decodeTable for a table about hint entries long (a
+// hint taken from what was decoded, never from what the input claims).
+func decodeTableSized[V any](d *decoder, hint int, elem func(*decoder) V) map[string]V {
+	if !d.openObject(true) {
+		return nil
+	}
+	m := make(map[string]V, hint)
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		k := d.mapKey(key)
+		m[k] = elem(d)
+		d.wrapName(k)
+	}
+	return m
+}
+
+// value adapts a decoder method that fills a T to decodeTable.
+func value[T any](fill func(*decoder, *T)) func(*decoder) T {
+	return func(d *decoder) T {
+		var v T
+		fill(d, &v)
+		return v
+	}
+}
+
+// tensorMetaRef reads a tensor table's entry (null reads as nil).
+func (d *decoder) tensorMetaRef() *TensorMeta {
+	if d.null() {
+		return nil
+	}
+	m := carve(&d.metaSlab)
+	d.tensorMeta(m)
+	return m
+}
+
+func (d *decoder) nodeList() []*Node {
+	if !d.openArray() {
+		d.wrapName("nodes")
+		return nil
+	}
+	base := len(d.nodeStack)
+	for ok := d.firstElem(); ok; ok = d.nextElem() {
+		if d.nodes++; d.nodes > d.maxNodes {
+			d.failLimit(limits.Nodes.Exceeded())
+			break
+		}
+		n := carve(&d.nodeSlab)
+		d.node(n)
+		if d.err != nil {
+			who := n.Name
+			if who == "" && len(n.Outputs) > 0 {
+				who = n.Outputs[0].Name
+			}
+			if who == "" {
+				who = fmt.Sprintf("#%d", len(d.nodeStack)-base)
+			}
+			if n.Target != "" {
+				who += " (" + n.Target + ")"
+			}
+			d.wrap("node %s", who)
+			break
+		}
+		d.nodeStack = append(d.nodeStack, n)
+	}
+	return popStack(&d.nodeStack, base, &d.nodeListSlab)
+}
+
+// popStack returns the list gathered on a stack above base, and pops it.
+// Short lists are carved from slab, so that a program's many one- and
+// two-element lists cost one allocation per few hundred; each has its own
+// capacity, so appending to one never writes over its neighbour.
+func popStack[T any](stack *[]T, base int, slab *[]T) []T {
+	s := *stack
+	n := len(s) - base
+	var out []T
+	switch {
+	case n == 0:
+	case n <= slabList:
+		if len(*slab) < n {
+			*slab = make([]T, slabSize)
+		}
+		out = (*slab)[:n:n]
+		*slab = (*slab)[n:]
+	default:
+		out = make([]T, n)
+	}
+	copy(out, s[base:])
+	clear(s[base:])
+	*stack = s[:base]
+	return out
+}
+
+// Lists of up to slabList elements come from slabs of slabSize.
+const slabList, slabSize = 16, 256
+
+// node reads a node. A node without a name (files older than schema
+// 8.16) takes its first output's name, as FX named it.
+func (d *decoder) node(n *Node) {
+	if !d.openObject(false) {
+		return
+	}
+	hasName := false
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		switch string(key) {
+		case "target":
+			n.Target = d.common(true)
+		case "inputs":
+			n.Inputs = d.namedArgList()
+		case "outputs":
+			n.Outputs = d.argList()
+		case "metadata":
+			n.Metadata = d.stringMap()
+		case "is_hop_single_tensor_return":
+			n.IsHOPSingleTensorReturn = d.optBool()
+		case "name":
+			hasName = !d.null()
+			if hasName {
+				n.Name = d.name()
+			}
+		default:
+			d.skip()
+		}
+		d.wrapKey(key)
+	}
+	if d.err != nil {
+		return
+	}
+	if !hasName {
+		n.Name = ""
+		if outs := n.OutputNames(); len(outs) > 0 {
+			n.Name = outs[0]
+		}
+	}
+	if n.Target == "" {
+		d.fail(fmt.Errorf("no target"))
+	}
+}
+
+func (d *decoder) namedArgList() []NamedArgument {
+	if !d.openArray() {
+		return nil
+	}
+	base := len(d.namedArgStack)
+	for ok := d.firstElem(); ok; ok = d.nextElem() {
+		var a NamedArgument
+		d.namedArgument(&a)
+		d.wrapIndex(len(d.namedArgStack) - base)
+		d.namedArgStack = append(d.namedArgStack, a)
+	}
+	return popStack(&d.namedArgStack, base, &d.namedArgSlab)
+}
+
+func (d *decoder) namedArgument(a *NamedArgument) {
+	if !d.openObject(true) {
+		return
+	}
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		switch string(key) {
+		case "name":
+			a.Name = d.common(true)
+		case "arg":
+			d.argument(&a.Arg)
+		case "kind":
+			a.Kind = ArgumentKind(d.int())
+		default:
+			d.skip()
+		}
+		d.wrapKey(key)
+	}
+}
+
+// Arguments.
+
+func (d *decoder) argList() []Argument {
+	if !d.openArray() {
+		return nil
+	}
+	base := len(d.argStack)
+	for ok := d.firstElem(); ok; ok = d.nextElem() {
+		var a Argument
+		d.argument(&a)
+		d.wrapIndex(len(d.argStack) - base)
+		d.argStack = append(d.argStack, a)
+	}
+	return popStack(&d.argStack, base, &d.argSlab)
+}
+
+// nameRef reads {"name": "..."}, the schema's TensorArgument.
+func (d *decoder) nameRef() string {
+	var name string
+	if d.openObject(true) {
+		for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+			if string(key) == "name" {
+				name = d.name()
+			} else {
+				d.skip()
+			}
+		}
+	}
+	return name
+}
+
+func (d *decoder) argument(a *Argument) {
+	key, start, ok := d.openUnion("Argument")
+	if !ok {
+		return
+	}
+	kind, ok := argKindOf(key)
+	if !ok {
+		d.fail(unknownMember("Argument", string(key)))
+		return
+	}
+	*a = Argument{Kind: kind}
+	d.argumentMember(a, kind)
+	d.wrapName(argKindNames[kind])
+	d.closeUnion("Argument", start)
+}
+
+func (d *decoder) argumentMember(a *Argument, kind ArgKind) {
+	switch kind {
+	case ArgNone:
+		d.skip() // as_none: true (any value is accepted)
+	case ArgTensor:
+		a.Name = d.nameRef()
+	case ArgTensors:
+		if d.openArray() {
+			for ok := d.firstElem(); ok; ok = d.nextElem() {
+				a.List = append(a.List, TensorArg(d.nameRef()))
+			}
+		}
+	case ArgInt, ArgScalarType, ArgMemoryFormat, ArgLayout:
+		a.Int = d.int64()
+	case ArgInts:
+		a.Ints = d.ints()
+	case ArgFloat:
+		a.Float = d.float()
+	case ArgFloats:
+		if d.openArray() {
+			for ok := d.firstElem(); ok; ok = d.nextElem() {
+				a.Floats = append(a.Floats, d.float())
+			}
+		}
+	case ArgString:
+		a.Str = d.text()
+	case ArgOperator:
+		a.Str = d.name()
+	case ArgStrings:
+		a.Strings = d.strings(false)
+	case ArgBool:
+		a.Bool = d.bool()
+	case ArgBools:
+		if d.openArray() {
+			for ok := d.firstElem(); ok; ok = d.nextElem() {
+				a.Bools = append(a.Bools, d.bool())
+			}
+		}
+	case ArgSymInt, ArgSymFloat, ArgSymBool:
+		d.symScalar(a, kind)
+	case ArgSymInts, ArgSymFloats, ArgSymBools:
+		ek := ArgSymInt
+		switch kind {
+		case ArgSymFloats:
+			ek = ArgSymFloat
+		case ArgSymBools:
+			ek = ArgSymBool
+		}
+		if d.openArray() {
+			for ok := d.firstElem(); ok; ok = d.nextElem() {
+				e := Argument{Kind: ek}
+				d.symScalar(&e, ek)
+				a.List = append(a.List, e)
+			}
+		}
+	case ArgOptionalTensor:
+		d.optionalTensor(a)
+	case ArgOptionalTensors:
+		if d.openArray() {
+			for ok := d.firstElem(); ok; ok = d.nextElem() {
+				e := Argument{Kind: ArgOptionalTensor}
+				d.optionalTensor(&e)
+				a.List = append(a.List, e)
+			}
+		}
+	case ArgDevice:
+		a.Device = new(Device)
+		d.device(a.Device)
+	case ArgGraph:
+		a.Graph = new(GraphArgument)
+		d.graphArgument(a.Graph)
+	case ArgCustomObj:
+		var c CustomObj
+		d.customObj(&c)
+		a.Name, a.Str = c.Name, c.ClassFQN
+	case ArgComplex:
+		var re, im float64
+		if d.openObject(true) {
+			for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+				switch string(key) {
+				case "real":
+					re = d.float()
+				case "imag":
+					im = d.float()
+				default:
+					d.skip()
+				}
+			}
+		}
+		a.Complex = complex(re, im)
+	case ArgNestedTensors:
+		if d.openArray() {
+			for ok := d.firstElem(); ok; ok = d.nextElem() {
+				var l []string
+				if d.openArray() {
+					for ok := d.firstElem(); ok; ok = d.nextElem() {
+						l = append(l, d.nameRef())
+					}
+				}
+				a.Nested = append(a.Nested, l)
+			}
+		}
+	case ArgIntLists:
+		if d.openArray() {
+			for ok := d.firstElem(); ok; ok = d.nextElem() {
+				a.IntLists = append(a.IntLists, d.ints())
+			}
+		}
+	case ArgStringToArgument:
+		a.Map = decodeTable(d, value((*decoder).argument))
+	}
+}
+
+func (d *decoder) graphArgument(ga *GraphArgument) {
+	if d.openObject(true) {
+		for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+			switch string(key) {
+			case "name":
+				ga.Name = d.name()
+			case "graph":
+				ga.Graph = nil
+				if !d.null() {
+					ga.Graph = new(Graph)
+					d.graph(ga.Graph)
+				}
+			default:
+				d.skip()
+			}
+			d.wrapKey(key)
+		}
+	}
+	if d.err == nil && ga.Graph == nil {
+		d.fail(fmt.Errorf("graph %q has no graph", ga.Name))
+	}
+}
+
+// symScalar reads a SymIntArgument (SymFloat..., SymBool...): a named
+// value or a literal.
+func (d *decoder) symScalar(a *Argument, kind ArgKind) {
+	union, literal := "SymIntArgument", "as_int"
+	switch kind {
+	case ArgSymFloat:
+		union, literal = "SymFloatArgument", "as_float"
+	case ArgSymBool:
+		union, literal = "SymBoolArgument", "as_bool"
+	}
+	key, start, ok := d.openUnion(union)
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "as_name":
+		if a.Name = d.name(); d.err == nil && a.Name == "" {
+			d.fail(fmt.Errorf("%s: empty name", union))
+		}
+	case literal:
+		switch kind {
+		case ArgSymInt:
+			a.Int = d.int64()
+		case ArgSymFloat:
+			a.Float = d.float()
+		default:
+			a.Bool = d.bool()
+		}
+	default:
+		d.fail(unknownMember(union, string(key)))
+	}
+	d.closeUnion(union, start)
+}
+
+func (d *decoder) optionalTensor(a *Argument) {
+	const union = "OptionalTensorArgument"
+	key, start, ok := d.openUnion(union)
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "as_tensor":
+		if a.Name = d.nameRef(); d.err == nil && a.Name == "" {
+			d.fail(fmt.Errorf("%s: empty tensor name", union))
+		}
+	case "as_none":
+		d.skip()
+	default:
+		d.fail(unknownMember(union, string(key)))
+	}
+	d.closeUnion(union, start)
+}
+
+func (d *decoder) device(dev *Device) {
+	if !d.openObject(true) {
+		return
+	}
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		switch string(key) {
+		case "type":
+			dev.Type = d.common(true)
+		case "index":
+			dev.Index = d.optInt()
+		default:
+			d.skip()
+		}
+	}
+}
+
+func (d *decoder) customObj(c *CustomObj) {
+	if !d.openObject(true) {
+		return
+	}
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		switch string(key) {
+		case "name":
+			c.Name = d.name()
+		case "class_fqn":
+			c.ClassFQN = d.name()
+		default:
+			d.skip()
+		}
+	}
+}
+
+// Tensor metadata and symbolic scalars.
+
+func (d *decoder) tensorMeta(m *TensorMeta) {
+	if !d.openObject(true) {
+		return
+	}
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		switch string(key) {
+		case "dtype":
+			m.DType = ScalarType(d.int())
+		case "sizes":
+			m.Sizes = d.symIntList()
+		case "requires_grad":
+			m.RequiresGrad = d.bool()
+		case "device":
+			d.device(&m.Device)
+		case "strides":
+			m.Strides = d.symIntList()
+		case "storage_offset":
+			d.symInt(&m.StorageOffset)
+		case "layout":
+			m.Layout = Layout(d.int())
+		default:
+			d.skip()
+		}
+		d.wrapKey(key)
+	}
+}
+
+func (d *decoder) symIntList() []SymInt {
+	if !d.openArray() {
+		return nil
+	}
+	base := len(d.symIntStack)
+	for ok := d.firstElem(); ok; ok = d.nextElem() {
+		var s SymInt
+		d.symInt(&s)
+		d.wrapIndex(len(d.symIntStack) - base)
+		d.symIntStack = append(d.symIntStack, s)
+	}
+	return popStack(&d.symIntStack, base, &d.symIntSlab)
+}
+
+// symUnion reads the as_expr member of SymInt, SymFloat or SymBool, or
+// hands the literal member's key back to the caller.
+func (d *decoder) symUnion(union, literal string, expr **SymExpr, lit func()) {
+	*expr = nil
+	key, start, ok := d.openUnion(union)
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "as_expr":
+		*expr = carve(&d.exprSlab)
+		d.symExpr(*expr)
+	case literal:
+		lit()
+	default:
+		d.fail(unknownMember(union, string(key)))
+	}
+	d.closeUnion(union, start)
+}
+
+func (d *decoder) symInt(s *SymInt) {
+	s.Int = 0
+	d.symUnion("SymInt", "as_int", &s.Expr, func() { s.Int = d.int64() })
+}
+
+func (d *decoder) symFloat(s *SymFloat) {
+	s.Float = 0
+	d.symUnion("SymFloat", "as_float", &s.Expr, func() { s.Float = d.float() })
+}
+
+func (d *decoder) symBool(s *SymBool) {
+	s.Bool = false
+	d.symUnion("SymBool", "as_bool", &s.Expr, func() { s.Bool = d.bool() })
+}
+
+func (d *decoder) symExpr(e *SymExpr) {
+	if !d.openObject(true) {
+		return
+	}
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		switch string(key) {
+		case "expr_str":
+			e.Expr = d.common(true)
+		case "hint":
+			e.Hint = nil
+			if !d.null() {
+				e.Hint = new(Hint)
+				d.hint(e.Hint)
+			}
+		default:
+			d.skip()
+		}
+	}
+}
+
+func (d *decoder) hint(h *Hint) {
+	*h = Hint{}
+	const union = "SymExprHint"
+	key, start, ok := d.openUnion(union)
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "as_int":
+		h.Kind, h.Int = HintInt, d.int64()
+	case "as_float":
+		h.Kind, h.Float = HintFloat, d.float()
+	case "as_bool":
+		h.Kind, h.Bool = HintBool, d.bool()
+	default:
+		d.fail(unknownMember(union, string(key)))
+	}
+	d.closeUnion(union, start)
+}
+
+// Signature specs. The union's key says which member a spec is before
+// its body is read, so each field is decoded as that member needs.
+
+func (d *decoder) inputSpec(s *InputSpec) {
+	const union = "InputSpec"
+	key, start, ok := d.openUnion(union)
+	if !ok {
+		return
+	}
+	kind, ok := inputKindByName[string(key)]
+	if !ok {
+		d.fail(unknownMember(union, string(key)))
+		return
+	}
+	*s = InputSpec{Kind: kind}
+	d.inputSpecBody(s)
+	d.wrapName(inputKindNames[kind])
+	d.closeUnion(union, start)
+}
+
+func (d *decoder) inputSpecBody(s *InputSpec) {
+	var persistent *bool
+	hasArg, hasValue := false, false
+	targetKey := inputSpecTarget[s.Kind]
+	if !d.openObject(false) {
+		return
+	}
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		switch k := string(key); {
+		case k == "arg":
+			hasArg = true
+			switch s.Kind {
+			case InputUser:
+				d.argument(&s.Arg)
+			case InputParameter, InputBuffer, InputTensorConstant:
+				s.Arg = TensorArg(d.nameRef())
+			case InputCustomObj:
+				var c CustomObj
+				d.customObj(&c)
+				s.Arg = Argument{Kind: ArgCustomObj, Name: c.Name, Str: c.ClassFQN}
+			case InputToken:
+				s.Arg = Argument{Kind: ArgToken, Name: d.nameRef()}
+			default:
+				d.skip()
+			}
+		case targetKey != "" && k == targetKey:
+			s.Target = d.name()
+		case k == "persistent" && s.Kind == InputBuffer:
+			persistent = d.optBool()
+		case k == "name" && s.Kind == InputConstant:
+			s.Name = d.name()
+		case k == "value" && s.Kind == InputConstant:
+			hasValue = true
+			if d.argument(&s.Arg); d.err == nil && !isConstantMember(s.Arg.Kind) {
+				d.fail(unknownMember("ConstantValue", s.Arg.Kind.String()))
+			}
+		default:
+			d.skip()
+		}
+		d.wrapKey(key)
+	}
+	switch {
+	case d.err != nil:
+	case s.Kind == InputConstant:
+		if !hasValue {
+			d.fail(fmt.Errorf("missing value"))
+		}
+	case !hasArg:
+		d.fail(fmt.Errorf("missing arg"))
+	case s.Kind == InputBuffer:
+		if persistent == nil {
+			d.fail(fmt.Errorf("buffer %q has no persistent flag", s.Target))
+		} else {
+			s.Persistent = *persistent
+		}
+	}
+}
+
+func (d *decoder) outputSpec(s *OutputSpec) {
+	const union = "OutputSpec"
+	key, start, ok := d.openUnion(union)
+	if !ok {
+		return
+	}
+	kind, ok := outputKindByName[string(key)]
+	if !ok {
+		d.fail(unknownMember(union, string(key)))
+		return
+	}
+	*s = OutputSpec{Kind: kind}
+	d.outputSpecBody(s)
+	d.wrapName(outputKindNames[kind])
+	d.closeUnion(union, start)
+}
+
+func (d *decoder) outputSpecBody(s *OutputSpec) {
+	hasArg := false
+	targetKey, hasTarget := outputTargetKey[s.Kind]
+	if !d.openObject(false) {
+		return
+	}
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		switch k := string(key); {
+		case k == "arg":
+			hasArg = true
+			switch s.Kind {
+			case OutputUser, OutputLoss:
+				d.argument(&s.Arg)
+			case OutputToken:
+				s.Arg = Argument{Kind: ArgToken, Name: d.nameRef()}
+			default:
+				s.Arg = TensorArg(d.nameRef())
+			}
+		case hasTarget && k == targetKey:
+			s.Target = d.name()
+		default:
+			d.skip()
+		}
+		d.wrapKey(key)
+	}
+	if d.err == nil && !hasArg {
+		d.fail(fmt.Errorf("missing arg"))
+	}
+}

@@ -1,0 +1,23 @@
+package ir
+
+import (
+	"testing"
+)
+
+// BenchmarkScan walks a program's JSON token by token without building
+// anything: the floor a decoder that reads each byte once can reach, to
+// compare BenchmarkDecodeProgram (package pt2) with.
+func BenchmarkScan(b *testing.B) {
+	data, err := EncodeProgram(benchChain(64000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		d := newDecoder(data)
+		if err := d.whole(d.skip); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
