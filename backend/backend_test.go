@@ -96,6 +96,7 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		{`{"name": "x", "ops": {"include": [""]}}`, `ops.include[0]: empty pattern`},
 		{`{"name": "x", "ops": {"include": ["*"]}, "policy_order": ["box", "box"]}`, `policy_order[1]: "box" is named twice`},
 		{`{"name": "x", "ops": {"include": ["*"]}, "name": "y"}`, `name: given twice`},
+		{`{"name": "x", "ops": {"include": ["*"]}, "placeholders": {"sym_int": "int", "sym_int": "refuse"}}`, `placeholders.sym_int: given twice`},
 		{`{"name": "x", "ops": {"include": ["*"]}} {}`, `trailing data after the profile`},
 		{`{"name": `, `malformed JSON`},
 		{`["name"]`, `want an object (a profile), got a list`},

@@ -334,7 +334,17 @@ func (d *profileDecoder) object(key string, raw json.RawMessage) ([]field, bool)
 		d.add(key, "want an object, got %s", jsonKind(raw))
 		return nil, false
 	}
-	return fields, true
+	seen := map[string]bool{}
+	kept := fields[:0]
+	for _, f := range fields {
+		if seen[f.key] {
+			d.add(key+"."+f.key, "given twice")
+			continue
+		}
+		seen[f.key] = true
+		kept = append(kept, f)
+	}
+	return kept, true
 }
 
 func (d *profileDecoder) ops(raw json.RawMessage, out *OpSet) {
