@@ -65,12 +65,7 @@ func stressProfile(g *ir.Graph) *backend.Profile {
 
 // ModelCase partitions a fixture program with the stress_mod5 profile.
 func ModelCase(path string, torch time.Duration, where string) (*PartitionCase, error) {
-	a, err := pt2.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer a.Close()
-	p, err := a.Program()
+	p, err := readProgram(path)
 	if err != nil {
 		return nil, err
 	}
@@ -254,14 +249,9 @@ func GrowthExponent(n1 int, t1 time.Duration, n2 int, t2 time.Duration) float64 
 // partition does (the graphs nested in nodes left to the parent too);
 // torch.fx has no recorded figure for it.
 func ProfileCase(path string, prof *backend.Profile) (*PartitionCase, error) {
-	a, err := pt2.Open(path)
+	p, err := readProgram(path)
 	if err != nil {
 		return nil, err
-	}
-	defer a.Close()
-	p, err := a.Program()
-	if err != nil {
-		return nil, &pt2.Error{File: path, Err: err}
 	}
 	c := &PartitionCase{Name: path + " for " + prof.Name}
 	_ = p.Graph.Walk(func(_ string, g *ir.Graph) error {
@@ -285,4 +275,19 @@ func ProfileCase(path string, prof *backend.Profile) (*PartitionCase, error) {
 		return n, nil
 	}
 	return c, nil
+}
+
+// readProgram reads an archive's main program (partitioning needs no
+// weights).
+func readProgram(path string) (*ir.Program, error) {
+	a, err := pt2.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer a.Close()
+	p, err := a.Program()
+	if err != nil {
+		return nil, &pt2.Error{File: path, Err: err}
+	}
+	return p, nil
 }
