@@ -16,6 +16,7 @@ package atomicfile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -36,11 +37,26 @@ type File struct {
 
 // Create starts a write to path.
 func Create(path string) (*File, error) {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("write %s: no folder %s", path, dir)
+		}
+		return nil, fmt.Errorf("write %s: %w", path, err)
+	} else if !st.IsDir() {
+		return nil, fmt.Errorf("write %s: %s is not a folder", path, dir)
+	}
 	if err := checkDestination(path); err != nil {
 		return nil, err
 	}
-	f, tmp, err := createTemp(filepath.Dir(path), filepath.Base(path))
+	f, tmp, err := createTemp(dir, filepath.Base(path))
 	if err != nil {
+		// The temporary file's name means nothing to the user: say what
+		// went wrong with the destination's.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
 	return &File{path: path, f: f, tmp: tmp}, nil

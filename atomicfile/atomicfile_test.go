@@ -133,8 +133,18 @@ func TestRefusesWhatIsNotAFile(t *testing.T) {
 	if err := WriteFile(fifo, []byte("x")); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("fifo: %v", err)
 	}
-	if err := WriteFile(filepath.Join(dir, "missing", "f"), []byte("x")); err == nil {
-		t.Error("wrote into a missing folder")
+	// Into a missing folder, or one that is a file: the error names the
+	// destination and its folder, never a temporary file.
+	missing := filepath.Join(dir, "missing")
+	if err := WriteFile(filepath.Join(missing, "f"), []byte("x")); err == nil ||
+		err.Error() != "write "+filepath.Join(missing, "f")+": no folder "+missing {
+		t.Errorf("missing folder: %v", err)
+	}
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o644)
+	if err := WriteFile(filepath.Join(file, "f"), []byte("x")); err == nil || strings.Contains(err.Error(), ".tmp") ||
+		!strings.Contains(err.Error(), file+" is not a folder") {
+		t.Errorf("folder that is a file: %v", err)
 	}
 }
 

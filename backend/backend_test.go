@@ -1,8 +1,10 @@
 package backend
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,24 +84,91 @@ func TestParseIssueExample(t *testing.T) {
 
 func TestParseErrorsNameTheField(t *testing.T) {
 	cases := []struct{ json, want string }{
-		{`{"ops": {"include": ["*"]}}`, `"name"`},
-		{`{"name": "x"}`, `"ops"`},
-		{`{"name": "x", "ops": {}}`, `"ops.include"`},
-		{`{"name": "x", "ops": {"include": ["*"]}, "colour": 1}`, `"colour"`},
-		{`{"name": "x", "ops": {"include": ["*"], "bogus": []}}`, `"ops"`},
-		{`{"name": "x", "ops": {"include": ["*"]}, "placeholders": {"sym_int": "maybe"}}`, `"placeholders"`},
-		{`{"name": "x", "ops": {"include": ["*"]}, "placeholders": {"sym_str": "int"}}`, `"sym_str"`},
-		{`{"name": "x", "ops": {"include": ["*"]}, "dtypes": ["f33"]}`, `"dtypes"`},
-		{`{"name": "x", "ops": {"include": ["*"]}, "dynamic_shapes": "yes"}`, `"dynamic_shapes"`},
-		{`{"name": "x", "ops": {"include": [""]}}`, `"ops"`},
-		{`{"name": "x", "ops": {"include": ["*"]}} {}`, `trailing`},
-		{`{"name": `, `malformed`},
+		{`{"ops": {"include": ["*"]}}`, `name: missing`},
+		{`{"name": "x"}`, `ops: missing (give "include" globs such as "aten.*")`},
+		{`{"name": "x", "ops": {}}`, `ops.include: missing`},
+		{`{"name": "x", "ops": {"include": ["*"]}, "colour": 1}`, `colour: unknown field (the fields are name, description, ops,`},
+		{`{"name": "x", "ops": {"include": ["*"], "bogus": []}}`, `ops.bogus: unknown field (the fields are include, exclude)`},
+		{`{"name": "x", "ops": {"include": ["*"]}, "placeholders": {"sym_int": "maybe"}}`, `placeholders.sym_int: "maybe" is not one of "refuse", "int", "tensor"`},
+		{`{"name": "x", "ops": {"include": ["*"]}, "placeholders": {"sym_str": "int"}}`, `placeholders.sym_str: unknown field`},
+		{`{"name": "x", "ops": {"include": ["*"]}, "dtypes": ["f33"]}`, `dtypes[0]: unknown dtype "f33" (use f32, f64, f16, bf16, i64, i32, i16, i8, u8, b8)`},
+		{`{"name": "x", "ops": {"include": ["*"]}, "dynamic_shapes": "yes"}`, `dynamic_shapes: want true or false, got a string`},
+		{`{"name": "x", "ops": {"include": [""]}}`, `ops.include[0]: empty pattern`},
+		{`{"name": "x", "ops": {"include": ["*"]}, "policy_order": ["box", "box"]}`, `policy_order[1]: "box" is named twice`},
+		{`{"name": "x", "ops": {"include": ["*"]}, "name": "y"}`, `name: given twice`},
+		{`{"name": "x", "ops": {"include": ["*"]}, "placeholders": {"sym_int": "int", "sym_int": "refuse"}}`, `placeholders.sym_int: given twice`},
+		{`{"name": "x", "ops": {"include": ["*"]}} {}`, `trailing data after the profile`},
+		{`{"name": `, `malformed JSON`},
+		{`["name"]`, `want an object (a profile), got a list`},
 	}
 	for _, c := range cases {
 		_, err := Parse([]byte(c.json))
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("Parse(%s) = %v, want an error mentioning %s", c.json, err, c.want)
+		var pe *ProfileError
+		if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("Parse(%s) = %v, want a *ProfileError starting %s", c.json, err, c.want)
 		}
+	}
+}
+
+// TestParseReportsEveryProblem: a profile with several mistakes gets them
+// all back at once, each under its key path, in file order.
+func TestParseReportsEveryProblem(t *testing.T) {
+	_, err := Parse([]byte(`{"name": "npu", "ops": {"include": ["aten.*", 3], "exclud": []},
+	  "placeholders": {"sym_int": "refuze", "sym_bool": "tensor"}, "dtypes": ["f32", "bool", "f33"],
+	  "full_graph": "no", "policy_order": ["rederive", "guess"]}`))
+	var pe *ProfileError
+	if !errors.As(err, &pe) {
+		t.Fatalf("%v", err)
+	}
+	want := []string{
+		`ops.include[1]: want a string, got a number`,
+		`ops.exclud: unknown field (the fields are include, exclude)`,
+		`placeholders.sym_int: "refuze" is not one of "refuse", "int", "tensor"`,
+		`dtypes[2]: unknown dtype "f33" (use f32, f64, f16, bf16, i64, i32, i16, i8, u8, b8)`,
+		`full_graph: want true or false, got a string`,
+		`policy_order[1]: "guess" is not one of rederive, hoist, pass, box, exclude`,
+	}
+	var got []string
+	for _, p := range pe.Problems {
+		got = append(got, p.String())
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !strings.HasPrefix(err.Error(), "6 problems:\n  ops.include[1]") {
+		t.Errorf("message: %v", err)
+	}
+}
+
+// TestLoadFormatFromContent: a profile whose name says nothing of its
+// format is read as what it holds; YAML problems carry key paths too.
+func TestLoadFormatFromContent(t *testing.T) {
+	dir := t.TempDir()
+	yamlFile := filepath.Join(dir, "npu.profile")
+	os.WriteFile(yamlFile, []byte("name: npu\nops:\n  include: [\"aten.*\"]\nplaceholders:\n  sym_int: tensor\n"), 0o644)
+	jsonFile := filepath.Join(dir, "npu")
+	os.WriteFile(jsonFile, []byte("\n  {\"name\": \"npu\", \"ops\": {\"include\": [\"aten.*\"]}}"), 0o644)
+	for _, path := range []string{yamlFile, jsonFile} {
+		if p, err := Load(path); err != nil || p.Name != "npu" {
+			t.Errorf("%s: %v", path, err)
+		}
+	}
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("name: npu\nops: {include: ['*']}\nplaceholders: {sym_int: refuze}\ndtypes: [f32, f33]\n"), 0o644)
+	_, err := Load(bad)
+	var pe *ProfileError
+	if !errors.As(err, &pe) || pe.File != bad || len(pe.Problems) != 2 ||
+		pe.Problems[0].Key != "dtypes[1]" || pe.Problems[1].Key != "placeholders.sym_int" {
+		t.Errorf("%#v", err)
+	}
+	if !strings.HasPrefix(err.Error(), bad+": 2 problems:") {
+		t.Errorf("message: %v", err)
+	}
+	// A file named .json is JSON, whatever it holds.
+	named := filepath.Join(dir, "npu.json")
+	os.WriteFile(named, []byte("name: npu\n"), 0o644)
+	if _, err := Load(named); err == nil || !strings.Contains(err.Error(), "malformed JSON") {
+		t.Errorf("YAML in a .json file: %v", err)
 	}
 }
 

@@ -1,16 +1,12 @@
 package backend
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/limits"
@@ -141,7 +137,7 @@ var PolicySteps = []string{"rederive", "hoist", "pass", "box", "exclude"}
 var DefaultPolicyOrder = []string{"rederive", "hoist", "pass", "box", "exclude"}
 
 // DTypeList is a list of dtypes written by their short names ("f32",
-// "i64", "bool" or "b8").
+// "i64", "b8"; "bool" is taken for "b8").
 type DTypeList []ir.ScalarType
 
 func (l DTypeList) MarshalJSON() ([]byte, error) {
@@ -161,7 +157,7 @@ func (l *DTypeList) UnmarshalJSON(b []byte) error {
 	for _, n := range names {
 		t, ok := ParseDType(n)
 		if !ok {
-			return fmt.Errorf("unknown dtype %q (use f32, f64, f16, bf16, i64, i32, i16, i8, u8, bool)", n)
+			return fmt.Errorf("unknown dtype %q (%s)", n, dtypeChoices)
 		}
 		out = append(out, t)
 	}
@@ -211,115 +207,6 @@ func (p *Profile) AcceptsTensor(t ir.ScalarType, rank int) bool {
 	return false
 }
 
-// profileFile is the file form: booleans that default to true are pointers
-// so that "absent" can be told from false, and the structured fields are
-// decoded on their own so that their errors can name them.
-type profileFile struct {
-	Name                 string            `json:"name"`
-	Description          string            `json:"description"`
-	Ops                  json.RawMessage   `json:"ops"`
-	ExcludeNodes         []string          `json:"exclude_nodes"`
-	Placeholders         json.RawMessage   `json:"placeholders"`
-	DTypes               json.RawMessage   `json:"dtypes"`
-	DynamicShapes        *bool             `json:"dynamic_shapes"`
-	SingleNodePartitions *bool             `json:"single_node_partitions"`
-	FullGraph            bool              `json:"full_graph"`
-	OwnsWeights          *bool             `json:"owns_weights"`
-	OwnsBuffers          bool              `json:"owns_buffers"`
-	CompileOptions       map[string]string `json:"compile_options"`
-	PolicyOrder          []string          `json:"policy_order"`
-}
-
-// Parse reads a profile from JSON. Unknown fields and bad values are errors
-// naming the field. Absent fields default to: placeholders refused,
-// every dtype, dynamic shapes, single-node partitions, weights owned.
-func Parse(data []byte) (*Profile, error) {
-	if !utf8.Valid(data) {
-		i := 0
-		for i < len(data) {
-			r, size := utf8.DecodeRune(data[i:])
-			if r == utf8.RuneError && size == 1 {
-				break
-			}
-			i += size
-		}
-		return nil, fmt.Errorf("invalid UTF-8 (byte %#02x) at byte %d", data[i], i)
-	}
-	var f profileFile
-	if err := strictDecode(data, &f); err != nil {
-		return nil, err
-	}
-	if f.Name == "" {
-		return nil, fmt.Errorf("field \"name\": missing")
-	}
-	p := &Profile{
-		Name: f.Name, Description: f.Description, ExcludeNodes: f.ExcludeNodes,
-		FullGraph: f.FullGraph, OwnsBuffers: f.OwnsBuffers,
-		DynamicShapes: true, SingleNodePartitions: true, OwnsWeights: true,
-		CompileOptions: f.CompileOptions, PolicyOrder: f.PolicyOrder,
-	}
-	if len(f.Ops) == 0 {
-		return nil, fmt.Errorf("field \"ops\": missing (give \"include\" globs such as \"aten.*\")")
-	}
-	if err := strictDecode(f.Ops, &p.Ops); err != nil {
-		return nil, fmt.Errorf("field \"ops\": %w", err)
-	}
-	if len(p.Ops.Include) == 0 {
-		return nil, fmt.Errorf("field \"ops.include\": missing (globs such as \"aten.*\")")
-	}
-	if len(f.Placeholders) > 0 {
-		if err := strictDecode(f.Placeholders, &p.Placeholders); err != nil {
-			return nil, fmt.Errorf("field \"placeholders\": %w", err)
-		}
-	}
-	if len(f.DTypes) > 0 {
-		if err := json.Unmarshal(f.DTypes, &p.DTypes); err != nil {
-			return nil, fmt.Errorf("field \"dtypes\": %w", err)
-		}
-	}
-	if f.DynamicShapes != nil {
-		p.DynamicShapes = *f.DynamicShapes
-	}
-	if f.SingleNodePartitions != nil {
-		p.SingleNodePartitions = *f.SingleNodePartitions
-	}
-	if f.OwnsWeights != nil {
-		p.OwnsWeights = *f.OwnsWeights
-	}
-	if err := p.compile(); err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-
-// strictDecode decodes one JSON value, refusing unknown fields and trailing
-// data, with errors that name the offending field.
-func strictDecode(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var ute *json.UnmarshalTypeError
-		if errors.As(err, &ute) {
-			return fmt.Errorf("field %q: want %s, got %s", ute.Field, ute.Type, ute.Value)
-		}
-		if rest, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			return fmt.Errorf("unknown field %s", rest)
-		}
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return fmt.Errorf("malformed JSON at byte %d: %v", se.Offset, err)
-		}
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return fmt.Errorf("malformed JSON: it ends too soon")
-		}
-		return err
-	}
-	if dec.More() {
-		return fmt.Errorf("trailing data after the value")
-	}
-	return nil
-}
-
 func (p *Profile) compile() error {
 	if p.PolicyOrder != nil && len(p.PolicyOrder) == 0 {
 		return fmt.Errorf("field \"policy_order\": empty (name some of %s, or leave it out)", strings.Join(PolicySteps, ", "))
@@ -346,25 +233,6 @@ func (p *Profile) compile() error {
 		p.excludeNodes[n] = true
 	}
 	return nil
-}
-
-// Load reads a profile file (.json, or .yaml/.yml): a regular file no
-// larger than the profile-bytes limit, checked before it is read.
-func Load(path string) (*Profile, error) {
-	data, err := readProfileFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
-		if data, err = yamlToJSON(data); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-	}
-	p, err := Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return p, nil
 }
 
 func readProfileFile(path string) ([]byte, error) {

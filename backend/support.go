@@ -85,3 +85,50 @@ func (p *Profile) Supports(g *ir.Graph, n *ir.Node) Verdict {
 	}
 	return v
 }
+
+// IncludedBy returns the ops.include pattern that admits op, if any.
+func (p *Profile) IncludedBy(op string) (string, bool) { return p.include.first(op) }
+
+// Unmatched is a part of a profile that selects nothing in a program: an
+// ops pattern no op matches, or an excluded node name no node has. A
+// typo there changes nothing, silently, so callers warn about it.
+type Unmatched struct {
+	// Key is the key path in the profile ("ops.include[2]",
+	// "exclude_nodes[0]"); Value the pattern or name.
+	Key, Value string
+	// Node: an exclude_nodes name (else an ops pattern).
+	Node bool
+}
+
+// Unmatched lists each ops.include and ops.exclude pattern that matches
+// none of ops, and each exclude_nodes name not among nodes.
+func (p *Profile) Unmatched(ops, nodes []string) []Unmatched {
+	var out []Unmatched
+	for _, set := range []struct {
+		key   string
+		globs globSet
+	}{{"ops.include", p.include}, {"ops.exclude", p.exclude}} {
+		for i, g := range set.globs {
+			matched := false
+			for _, op := range ops {
+				if g.match(op) {
+					matched = true
+					break
+				}
+			}
+			if !matched {
+				out = append(out, Unmatched{Key: fmt.Sprintf("%s[%d]", set.key, i), Value: g.text})
+			}
+		}
+	}
+	have := make(map[string]bool, len(nodes))
+	for _, n := range nodes {
+		have[n] = true
+	}
+	for i, n := range p.ExcludeNodes {
+		if !have[n] {
+			out = append(out, Unmatched{Key: fmt.Sprintf("exclude_nodes[%d]", i), Value: n, Node: true})
+		}
+	}
+	return out
+}

@@ -175,34 +175,50 @@ func lastLine(b []byte) []byte {
 func Runs(root, torchTools string, minRuns int, minTime time.Duration) []RunResult {
 	var out []RunResult
 	for _, c := range RunCases {
-		r := RunResult{RunCase: c}
 		folder := "models"
 		if c.Extra {
 			folder = "extra"
 		}
 		model := filepath.Join(root, folder, c.Model, "model.pt2")
 		dir := filepath.Join(root, folder, c.Model, "io", c.Case)
-		var err error
-		r.Median, r.Min, r.Runs, err = TimeRun(model, dir, 1, minRuns, minTime)
-		if err != nil {
-			r.Err = err.Error()
-		}
-		if err == nil {
-			r.AllThreads, _, _, _ = TimeRun(model, dir, 0, minRuns, minTime)
-		}
-		if torchTools != "" && err == nil {
-			if d, err := TorchRun(torchTools, model, dir, 100); err == nil {
-				r.TorchLive = d
-			} else {
-				r.Err = err.Error()
-			}
-			if d, err := OrtRun(torchTools, model, dir, 200); err == nil {
-				r.OrtLive = d
-			} else {
-				r.Err = err.Error()
-			}
-		}
-		out = append(out, r)
+		out = append(out, timeCase(c, model, dir, torchTools, minRuns, minTime))
 	}
 	return out
+}
+
+// ModelRuns measures a program on each of its case folders, as Runs
+// measures the fixtures (no torch figures are recorded for it).
+func ModelRuns(model string, dirs []string, torchTools string, minRuns int, minTime time.Duration) []RunResult {
+	var out []RunResult
+	for _, dir := range dirs {
+		out = append(out, timeCase(RunCase{Model: model, Case: dir}, model, dir, torchTools, minRuns, minTime))
+	}
+	return out
+}
+
+// timeCase measures one case: seam on one thread and on every core, and
+// torch and ONNX Runtime here when torchTools is set.
+func timeCase(c RunCase, model, dir, torchTools string, minRuns int, minTime time.Duration) RunResult {
+	r := RunResult{RunCase: c}
+	var err error
+	r.Median, r.Min, r.Runs, err = TimeRun(model, dir, 1, minRuns, minTime)
+	if err != nil {
+		r.Err = err.Error()
+	}
+	if err == nil {
+		r.AllThreads, _, _, _ = TimeRun(model, dir, 0, minRuns, minTime)
+	}
+	if torchTools != "" && err == nil {
+		if d, err := TorchRun(torchTools, model, dir, 100); err == nil {
+			r.TorchLive = d
+		} else {
+			r.Err = err.Error()
+		}
+		if d, err := OrtRun(torchTools, model, dir, 200); err == nil {
+			r.OrtLive = d
+		} else {
+			r.Err = err.Error()
+		}
+	}
+	return r
 }

@@ -65,12 +65,7 @@ func stressProfile(g *ir.Graph) *backend.Profile {
 
 // ModelCase partitions a fixture program with the stress_mod5 profile.
 func ModelCase(path string, torch time.Duration, where string) (*PartitionCase, error) {
-	a, err := pt2.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer a.Close()
-	p, err := a.Program()
+	p, err := readProgram(path)
 	if err != nil {
 		return nil, err
 	}
@@ -248,4 +243,51 @@ func TimePartition(c *PartitionCase, minRuns int, minTime time.Duration) Partiti
 // GrowthExponent fits t ∝ n^k between two measurements.
 func GrowthExponent(n1 int, t1 time.Duration, n2 int, t2 time.Duration) float64 {
 	return math.Log(float64(t2)/float64(t1)) / math.Log(float64(n2)/float64(n1))
+}
+
+// ProfileCase partitions a program for a backend profile as seam
+// partition does (the graphs nested in nodes left to the parent too);
+// torch.fx has no recorded figure for it.
+func ProfileCase(path string, prof *backend.Profile) (*PartitionCase, error) {
+	p, err := readProgram(path)
+	if err != nil {
+		return nil, err
+	}
+	c := &PartitionCase{Name: path + " for " + prof.Name}
+	_ = p.Graph.Walk(func(_ string, g *ir.Graph) error {
+		c.Nodes += len(g.Nodes)
+		return nil
+	})
+	c.run = func() (int, error) {
+		plan, err := partition.ProposeProgram(p, prof, partition.GraphOptions{})
+		if err != nil {
+			return 0, err
+		}
+		n := 0
+		var count func(pl *partition.Plan)
+		count = func(pl *partition.Plan) {
+			n += len(pl.Partitions)
+			for _, nested := range pl.Nested {
+				count(nested)
+			}
+		}
+		count(plan)
+		return n, nil
+	}
+	return c, nil
+}
+
+// readProgram reads an archive's main program (partitioning needs no
+// weights).
+func readProgram(path string) (*ir.Program, error) {
+	a, err := pt2.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer a.Close()
+	p, err := a.Program()
+	if err != nil {
+		return nil, &pt2.Error{File: path, Err: err}
+	}
+	return p, nil
 }

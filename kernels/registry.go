@@ -2,7 +2,6 @@ package kernels
 
 import (
 	"fmt"
-	"runtime"
 	"sort"
 	"strings"
 
@@ -32,6 +31,16 @@ func register(k Kernel, targets ...string) {
 	}
 }
 
+// PanicError is a kernel that panicked (an index out of range, a nil
+// tensor): a bug in seam's kernels, which must refuse bad arguments with
+// an error, not in the program or its inputs.
+type PanicError struct {
+	Target string
+	Value  any
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("%s: internal error: %v", e.Target, e.Value) }
+
 func wrap(target string, nargs, nret int, k Kernel) Kernel {
 	return func(ctx *Context, args, out []value.Value) (err error) {
 		if len(args) < nargs {
@@ -42,11 +51,7 @@ func wrap(target string, nargs, nret int, k Kernel) Kernel {
 		}
 		defer func() {
 			if r := recover(); r != nil {
-				if re, ok := r.(runtime.Error); ok {
-					err = fmt.Errorf("%s: internal error: %v", target, re)
-					return
-				}
-				err = fmt.Errorf("%s: internal error: %v", target, r)
+				err = &PanicError{Target: target, Value: r}
 			}
 		}()
 		if err := k(ctx, args, out); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/bench"
 	"github.com/seam-rt/seam/fixtures"
 )
@@ -15,18 +16,23 @@ import (
 func benchCmd() *cobra.Command {
 	var fixturesDir, torchTools string
 	var minTime time.Duration
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "bench run|partition",
-		Short: "Time seam beside PyTorch: running the fixtures, and partitioning",
+		Short: "Time seam beside PyTorch: running programs, and partitioning",
 		Long: "bench run times every fixture's reference case and prints it beside PyTorch's\n" +
-			"figures for the same graph; bench partition times the partitioner on gpt2_l12\n" +
-			"(stress rule), dag_16000 and generated DAGs of 100,000 and 1,000,000 nodes beside\n" +
-			"torch.fx's. Recorded torch figures are always shown; --torch DIR (the folder of\n" +
-			"torch_run.py) also measures PyTorch here, side by side.",
+			"figures for the same graph; bench run MODEL.pt2 --case DIR ... times your own\n" +
+			"program on your cases. bench partition times the partitioner on gpt2_l12 (stress\n" +
+			"rule), dag_16000 and generated DAGs of 100,000 and 1,000,000 nodes beside\n" +
+			"torch.fx's; bench partition MODEL.pt2 --backend B times it on your program.\n" +
+			"Recorded torch figures are always shown; --torch DIR (the folder of torch_run.py)\n" +
+			"also measures PyTorch here, side by side. A row that fails is named on stderr and\n" +
+			"makes the exit status 1. --json prints the rows as one JSON document.",
 	}
 	cmd.PersistentFlags().StringVar(&fixturesDir, "fixtures", "", "the fixtures folder (default: the source tree's, else ../shared/fixtures)")
 	cmd.PersistentFlags().StringVar(&torchTools, "torch", "", "folder of the PyTorch reference scripts, to measure torch here too")
 	cmd.PersistentFlags().DurationVar(&minTime, "time", time.Second, "minimum time to spend on each case")
+	cmd.PersistentFlags().BoolVar(&asJSON, "json", false, "print the rows as one JSON document")
 	root := func() (string, error) {
 		for _, d := range []string{fixturesDir, fixtures.Dir(), "../shared/fixtures"} {
 			if d == "" {
@@ -36,37 +42,122 @@ func benchCmd() *cobra.Command {
 				return d, nil
 			}
 			if d == fixturesDir {
-				return "", fmt.Errorf("%s has no models folder", d)
+				return "", fmt.Errorf("--fixtures %s has no models folder", d)
 			}
 		}
 		return "", fmt.Errorf("no fixtures folder found: give --fixtures")
 	}
-	cmd.AddCommand(&cobra.Command{
-		Use:   "run",
-		Short: "Time the fixtures' reference cases beside PyTorch",
-		Args:  cobra.NoArgs,
+	check := func() error {
+		if minTime < 0 {
+			return fmt.Errorf("--time %v: want a duration of 0 or more", minTime)
+		}
+		if torchTools != "" {
+			if st, err := os.Stat(torchTools); err != nil || !st.IsDir() {
+				return fmt.Errorf("--torch %s: no such folder", torchTools)
+			}
+		}
+		return nil
+	}
+
+	var caseDirs []string
+	run := &cobra.Command{
+		Use:   "run [MODEL.pt2 --case DIR [--case DIR ...]]",
+		Short: "Time the fixtures' reference cases (or a program's cases) beside PyTorch",
+		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, err := root()
-			if err != nil {
+			if err := check(); err != nil {
 				return err
 			}
-			return bench.WriteRuns(cmd.OutOrStdout(), bench.Runs(dir, torchTools, 20, minTime))
+			var rs []bench.RunResult
+			if len(args) == 1 {
+				if fixturesDir != "" {
+					return fmt.Errorf("--fixtures times the fixtures: give it or a MODEL.pt2, not both")
+				}
+				if len(caseDirs) == 0 {
+					return fmt.Errorf("give the cases to time %s on with --case DIR (DIR/in_*.npy)", args[0])
+				}
+				if _, err := os.Stat(args[0]); err != nil {
+					return err
+				}
+				for _, dir := range caseDirs {
+					if _, err := readCaseDir(dir); err != nil {
+						return err
+					}
+				}
+				rs = bench.ModelRuns(args[0], caseDirs, torchTools, 20, minTime)
+			} else {
+				if len(caseDirs) > 0 {
+					return fmt.Errorf("--case goes with a MODEL.pt2: seam bench run MODEL.pt2 --case DIR")
+				}
+				dir, err := root()
+				if err != nil {
+					return err
+				}
+				rs = bench.Runs(dir, torchTools, 20, minTime)
+			}
+			failed := 0
+			for _, r := range rs {
+				if r.Err != "" {
+					failed++
+					fmt.Fprintf(cmd.ErrOrStderr(), "seam: bench run: %s %s failed: %s\n", r.Model, r.Case, r.Err)
+				}
+			}
+			if asJSON {
+				if err := writeJSON(cmd.OutOrStdout(), runRows(rs, failed)); err != nil {
+					return err
+				}
+			} else if err := bench.WriteRuns(cmd.OutOrStdout(), rs); err != nil {
+				return err
+			}
+			if failed > 0 {
+				return exitError{exitFailed}
+			}
+			return nil
 		},
-	})
-	cmd.AddCommand(&cobra.Command{
-		Use:   "partition",
-		Short: "Time the partitioner beside torch.fx's CapabilityBasedPartitioner",
-		Args:  cobra.NoArgs,
+	}
+	run.Flags().StringArrayVar(&caseDirs, "case", nil, "a case folder of MODEL.pt2 to time (DIR/in_*.npy); repeatable")
+	cmd.AddCommand(run)
+
+	var backendName string
+	part := &cobra.Command{
+		Use:   "partition [MODEL.pt2 --backend NAME|FILE]",
+		Short: "Time the partitioner beside torch.fx's CapabilityBasedPartitioner (or on a program)",
+		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, err := root()
-			if err != nil {
+			if err := check(); err != nil {
 				return err
 			}
-			cases, err := bench.PartitionCases(dir)
-			if err != nil {
-				return err
+			var cases []*bench.PartitionCase
+			if len(args) == 1 {
+				if fixturesDir != "" {
+					return fmt.Errorf("--fixtures times the fixtures: give it or a MODEL.pt2, not both")
+				}
+				if backendName == "" {
+					return fmt.Errorf("give the backend to partition %s for with --backend NAME|FILE", args[0])
+				}
+				prof, err := backend.Resolve(backendName)
+				if err != nil {
+					return err
+				}
+				c, err := bench.ProfileCase(args[0], prof)
+				if err != nil {
+					return err
+				}
+				cases = append(cases, c)
+			} else {
+				if backendName != "" {
+					return fmt.Errorf("--backend goes with a MODEL.pt2: seam bench partition MODEL.pt2 --backend B")
+				}
+				dir, err := root()
+				if err != nil {
+					return err
+				}
+				if cases, err = bench.PartitionCases(dir); err != nil {
+					return err
+				}
 			}
 			var rs []bench.PartitionResult
+			failed := 0
 			for _, c := range cases {
 				r := bench.TimePartition(c, 5, minTime)
 				if torchTools != "" && r.Err == "" {
@@ -74,10 +165,107 @@ func benchCmd() *cobra.Command {
 						r.TorchLive, r.TorchParts = d, n
 					}
 				}
+				if r.Err != "" {
+					failed++
+					fmt.Fprintf(cmd.ErrOrStderr(), "seam: bench partition: %s failed: %s\n", r.Name, r.Err)
+				}
 				rs = append(rs, r)
 			}
-			return bench.WritePartitions(cmd.OutOrStdout(), rs)
+			if asJSON {
+				if err := writeJSON(cmd.OutOrStdout(), partitionRows(rs, failed)); err != nil {
+					return err
+				}
+			} else if err := bench.WritePartitions(cmd.OutOrStdout(), rs); err != nil {
+				return err
+			}
+			if failed > 0 {
+				return exitError{exitFailed}
+			}
+			return nil
 		},
-	})
+	}
+	part.Flags().StringVar(&backendName, "backend", "", "the backend profile to partition MODEL.pt2 for: a built-in name or a profile file")
+	cmd.AddCommand(part)
 	return cmd
+}
+
+// ms is a duration in milliseconds for JSON, nil when not measured.
+func msOrNil(d time.Duration) *float64 {
+	if d <= 0 {
+		return nil
+	}
+	return ptr(float64(d.Nanoseconds()) / 1e6)
+}
+
+func recordedOrNil(v float64) *float64 {
+	if v == 0 {
+		return nil
+	}
+	return &v
+}
+
+// benchRuns is what bench run --json prints: a row per case.
+type benchRuns struct {
+	OK     bool          `json:"ok"`
+	Failed int           `json:"failed"`
+	Rows   []benchRunRow `json:"rows"`
+}
+
+// benchRunRow is one case: seam's figures (one thread, and every core),
+// PyTorch's and ONNX Runtime's measured here with --torch, the recorded
+// torch figures, and why the row failed. Times are in ms; null: not measured.
+type benchRunRow struct {
+	Model           string   `json:"model"`
+	Case            string   `json:"case"`
+	MedianMS        *float64 `json:"median_ms"`
+	MinMS           *float64 `json:"min_ms"`
+	Runs            int      `json:"runs"`
+	AllThreadsMS    *float64 `json:"all_threads_ms"`
+	TorchHereMS     *float64 `json:"torch_here_ms"`
+	OrtHereMS       *float64 `json:"onnxruntime_here_ms"`
+	TorchOpenBLASMS *float64 `json:"torch_openblas_recorded_ms"`
+	TorchGenericMS  *float64 `json:"torch_generic_blas_recorded_ms"`
+	Error           string   `json:"error,omitempty"`
+}
+
+func runRows(rs []bench.RunResult, failed int) benchRuns {
+	out := benchRuns{OK: failed == 0, Failed: failed, Rows: []benchRunRow{}}
+	for _, r := range rs {
+		out.Rows = append(out.Rows, benchRunRow{Model: r.Model, Case: r.Case, MedianMS: msOrNil(r.Median), MinMS: msOrNil(r.Min), Runs: r.Runs,
+			AllThreadsMS: msOrNil(r.AllThreads), TorchHereMS: msOrNil(r.TorchLive), OrtHereMS: msOrNil(r.OrtLive),
+			TorchOpenBLASMS: recordedOrNil(r.TorchOpenBLAS), TorchGenericMS: recordedOrNil(r.TorchGeneric), Error: r.Err})
+	}
+	return out
+}
+
+// benchPartitions is what bench partition --json prints: a row per graph.
+type benchPartitions struct {
+	OK     bool                `json:"ok"`
+	Failed int                 `json:"failed"`
+	Rows   []benchPartitionRow `json:"rows"`
+}
+
+type benchPartitionRow struct {
+	Graph      string   `json:"graph"`
+	Nodes      int      `json:"nodes"`
+	MedianMS   *float64 `json:"median_ms"`
+	Runs       int      `json:"runs"`
+	Partitions int      `json:"partitions"`
+	// TorchFXMS is torch.fx's recorded time, TorchWhere where it was taken;
+	// TorchHereMS and TorchHerePartitions measured here with --torch.
+	TorchFXMS           *float64 `json:"torch_fx_recorded_ms"`
+	TorchWhere          string   `json:"torch_where,omitempty"`
+	TorchHereMS         *float64 `json:"torch_here_ms"`
+	TorchHerePartitions int      `json:"torch_here_partitions,omitempty"`
+	Error               string   `json:"error,omitempty"`
+}
+
+func partitionRows(rs []bench.PartitionResult, failed int) benchPartitions {
+	out := benchPartitions{OK: failed == 0, Failed: failed, Rows: []benchPartitionRow{}}
+	for _, r := range rs {
+		out.Rows = append(out.Rows, benchPartitionRow{Graph: r.Name, Nodes: r.Nodes, MedianMS: msOrNil(r.Median), Runs: r.Runs,
+			Partitions: r.Partitions, TorchFXMS: msOrNil(r.Torch), TorchWhere: r.TorchWhere, TorchHereMS: msOrNil(r.TorchLive),
+			TorchHerePartitions: r.TorchParts, Error: r.Err})
+	}
+	return out
 }

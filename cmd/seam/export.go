@@ -22,6 +22,7 @@ func exportCmd() *cobra.Command {
 
 func exportONNXCmd() *cobra.Command {
 	var out string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "onnx MODEL.pt2 -o MODEL.onnx",
 		Short: "Translate a whole program to ONNX (opset 18)",
@@ -51,22 +52,45 @@ func exportONNXCmd() *cobra.Command {
 			if err := atomicfile.WriteFile(out, data); err != nil {
 				return err
 			}
-			return writeExportSummary(cmd.OutOrStdout(), out, len(data), tr)
+			sum := summarizeExport(out, len(data), tr)
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), sum)
+			}
+			sum.writeText(cmd.OutOrStdout())
+			return nil
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "the ONNX file to write (required)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was written as one JSON document")
 	return cmd
 }
 
-// writeExportSummary says what was written: sizes, and the graph's inputs
-// and outputs with their types.
-func writeExportSummary(w io.Writer, path string, size int, tr *onnx.Translation) error {
+// exportSummary is what export wrote (--json prints it).
+type exportSummary struct {
+	Output       string       `json:"output"`
+	Bytes        int          `json:"bytes"`
+	Opset        int          `json:"opset"`
+	Nodes        int          `json:"nodes"`
+	Initializers int          `json:"initializers"`
+	Inputs       []exportPort `json:"inputs"`
+	Outputs      []exportPort `json:"outputs"`
+}
+
+// exportPort is a graph input or output: its type, and the buffer it
+// stands for when it is a mutated buffer's.
+type exportPort struct {
+	Name   string `json:"name"`
+	Type   string `json:"type"`
+	Buffer string `json:"buffer,omitempty"`
+}
+
+func summarizeExport(path string, size int, tr *onnx.Translation) *exportSummary {
 	g := tr.Model.Graph
-	nodes := 0
+	s := &exportSummary{Output: path, Bytes: size, Opset: onnx.Opset, Initializers: len(g.Initializers)}
 	var count func(g *onnx.Graph)
 	count = func(g *onnx.Graph) {
 		for _, n := range g.Nodes {
-			nodes++
+			s.Nodes++
 			for _, a := range n.Attrs {
 				if a.G != nil {
 					count(a.G)
@@ -75,19 +99,36 @@ func writeExportSummary(w io.Writer, path string, size int, tr *onnx.Translation
 		}
 	}
 	count(g)
-	fmt.Fprintf(w, "wrote %s (%s): ONNX opset %d, %d nodes, %d initializers\n", path, byteSize(size), onnx.Opset, nodes, len(g.Initializers))
-	describe := func(label string, vis []*onnx.ValueInfo, ports []onnx.Port) {
+	ports := func(vis []*onnx.ValueInfo, roles []onnx.Port) []exportPort {
+		out := []exportPort{}
 		for i, vi := range vis {
-			role := ""
-			if i < len(ports) && ports[i].Role == onnx.BufferState {
-				role = " (buffer " + ports[i].Target + ")"
+			p := exportPort{Name: vi.Name, Type: typeText(vi.Type)}
+			if i < len(roles) && roles[i].Role == onnx.BufferState {
+				p.Buffer = roles[i].Target
 			}
-			fmt.Fprintf(w, "  %s %s %s%s\n", label, vi.Name, typeText(vi.Type), role)
+			out = append(out, p)
+		}
+		return out
+	}
+	s.Inputs, s.Outputs = ports(g.Inputs, tr.Inputs), ports(g.Outputs, tr.Outputs)
+	return s
+}
+
+// writeText says what was written: sizes, and the graph's inputs and
+// outputs with their types.
+func (s *exportSummary) writeText(w io.Writer) {
+	fmt.Fprintf(w, "wrote %s (%s): ONNX opset %d, %d nodes, %d initializers\n", s.Output, byteSize(s.Bytes), s.Opset, s.Nodes, s.Initializers)
+	describe := func(label string, ports []exportPort) {
+		for _, p := range ports {
+			role := ""
+			if p.Buffer != "" {
+				role = " (buffer " + p.Buffer + ")"
+			}
+			fmt.Fprintf(w, "  %s %s %s%s\n", label, p.Name, p.Type, role)
 		}
 	}
-	describe("input ", g.Inputs, tr.Inputs)
-	describe("output", g.Outputs, tr.Outputs)
-	return nil
+	describe("input ", s.Inputs)
+	describe("output", s.Outputs)
 }
 
 func typeText(t *onnx.TensorType) string {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-
 	"github.com/spf13/cobra"
 
 	"github.com/seam-rt/seam/inspect"
@@ -26,9 +24,7 @@ func inspectCmd() *cobra.Command {
 				return &pt2.Error{File: args[0], Err: err}
 			}
 			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(s)
+				return writeJSON(cmd.OutOrStdout(), s)
 			}
 			return s.WriteText(cmd.OutOrStdout(), args[0])
 		},

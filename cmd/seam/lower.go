@@ -47,6 +47,10 @@ func lowerCmd() *cobra.Command {
 			if err := checkLowerInput(args[0], a); err != nil {
 				return err
 			}
+			warnUnmatched(cmd, prof, p, args[0])
+			if out == "" {
+				warnf(cmd, "no -o OUT.pt2: the cut report only, nothing written")
+			}
 			opt := lower.Options{Policy: policy}
 			for _, g := range groups {
 				opt.Groups = append(opt.Groups, strings.Split(g, ","))

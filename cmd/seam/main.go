@@ -17,12 +17,6 @@ import (
 	_ "github.com/seam-rt/seam/onnx/ortbackend"
 )
 
-// exitError carries an exit status without another message: the command
-// has already said what went wrong (verify's violations, run's mismatches).
-type exitError struct{ code int }
-
-func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
-
 func main() {
 	// What seam prints holds names from the programs it reads: whatever in
 	// them a terminal would act on is escaped (package termsafe).
@@ -32,23 +26,29 @@ func main() {
 	root.SetErr(stderr)
 	err := root.Execute()
 	stdout.Flush()
-	stderr.Flush()
 	if err != nil {
 		var ee exitError
-		if errors.As(err, &ee) {
-			os.Exit(ee.code)
+		if !errors.As(err, &ee) {
+			fmt.Fprintln(stderr, "seam:", err)
 		}
-		fmt.Fprintln(stderr, "seam:", err)
-		stderr.Flush()
-		os.Exit(1)
 	}
+	stderr.Flush()
+	os.Exit(exitStatus(err))
 }
 
 // newRoot builds the command tree (tests run it in process).
 func newRoot() *cobra.Command {
 	root := &cobra.Command{
-		Use:           "seam",
-		Short:         "Read, partition, lower and run torch.export programs (.pt2)",
+		Use:   "seam",
+		Short: "Read, partition, lower and run torch.export programs (.pt2)",
+		Long: "seam reads programs exported with torch.export (.pt2), shows what a backend will\n" +
+			"receive, cuts them into delegate partitions, lowers them under a backend's contract,\n" +
+			"and runs them.\n\n" +
+			"Exit status, for every command: 0 success; 1 the check itself failed (verify found\n" +
+			"violations, run's outputs did not match, a bench row failed); 2 bad usage or bad\n" +
+			"input (an unknown flag, a missing file, a malformed archive or profile); 3 a bug in\n" +
+			"seam. With --json a command prints exactly one JSON document on stdout (statuses 0\n" +
+			"and 1); warnings and errors go to stderr.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// Version turns on --version; the template prints the build
@@ -70,6 +70,8 @@ func newRoot() *cobra.Command {
 		exportCmd(),
 		benchCmd(),
 		demoCmd(),
+		explainCmd(),
 	)
+	guard(root)
 	return root
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,24 +16,31 @@ import (
 	"github.com/seam-rt/seam/tensor"
 )
 
-// seam runs the command line in process and returns what it printed and
-// its exit status (0, 1 for a reported failure, -1 for an error).
+// seam runs the command line in process and returns what it printed
+// (stdout and stderr together), its exit status as main would exit with
+// it, and the error main would print (nil when the command printed its
+// own failure: a check that failed).
 func seam(t *testing.T, args ...string) (string, int, error) {
 	t.Helper()
+	out, _, code, err := seamSplit(t, args...)
+	return out, code, err
+}
+
+// seamSplit is seam with stdout and stderr apart: the first is all of
+// stdout and stderr together, the second stdout alone.
+func seamSplit(t *testing.T, args ...string) (string, string, int, error) {
+	t.Helper()
 	root := newRoot()
-	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&out)
+	var all, stdout bytes.Buffer
+	root.SetOut(io.MultiWriter(&all, &stdout))
+	root.SetErr(&all)
 	root.SetArgs(args)
 	err := root.Execute()
-	var ee exitError
-	switch {
-	case err == nil:
-		return out.String(), 0, nil
-	case errors.As(err, &ee):
-		return out.String(), ee.code, nil
+	code := exitStatus(err)
+	if errors.As(err, new(exitError)) {
+		err = nil
 	}
-	return out.String(), -1, err
+	return all.String(), stdout.String(), code, err
 }
 
 func mustSeam(t *testing.T, args ...string) string {
@@ -61,7 +69,7 @@ func TestVerifyExitStatus(t *testing.T) {
 		t.Errorf("verify printed %q", out)
 	}
 	_, code, err := seam(t, "verify", filepath.Join(t.TempDir(), "missing.pt2"))
-	if err == nil || code != -1 {
+	if err == nil || code != exitInput {
 		t.Errorf("verify of a missing file: exit %d, %v", code, err)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -10,8 +9,10 @@ import (
 
 	"github.com/seam-rt/seam/atomicfile"
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/partition"
+	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/report"
 )
 
@@ -51,35 +52,12 @@ func partitionCmd() *cobra.Command {
 			if collapse <= 0 {
 				return fmt.Errorf("--collapse-above %d: want a positive node count", collapse)
 			}
-			if backendName == "" {
-				return fmt.Errorf("--backend is required: a built-in profile name or a profile file")
-			}
-			prof, err := backend.Resolve(backendName)
+			pl, err := planFor(cmd, args[0], backendName, policyName, groups)
 			if err != nil {
 				return err
 			}
-			policy, err := lower.ParsePolicy(policyName)
-			if err != nil {
-				return err
-			}
-			a, p, err := openProgram(args[0])
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			opt := partition.GraphOptions{}
-			for _, g := range groups {
-				opt.Groups = append(opt.Groups, strings.Split(g, ","))
-			}
-			plan, err := partition.ProposeProgram(p, prof, opt)
-			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
-			}
-			judgements := []report.Judgement{}
-			for _, j := range lower.Judge(p, plan, prof, policy) {
-				judgements = append(judgements, report.Judgement(j))
-			}
-			r := report.Build(p, plan, report.Options{Model: args[0], Backend: prof.Name, Printer: printer(), Judgements: judgements})
+			defer pl.archive.Close()
+			p, plan, prof, r := pl.program, pl.plan, pl.prof, pl.report
 			if dotFile != "" {
 				err := atomicfile.Write(dotFile, func(w io.Writer) error {
 					return r.WriteDOTWith(w, report.DOTOptions{CollapseAbove: collapse})
@@ -99,9 +77,7 @@ func partitionCmd() *cobra.Command {
 				for _, note := range notes {
 					fmt.Fprintln(cmd.ErrOrStderr(), "seam: warning:", note)
 				}
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(tags)
+				return writeJSON(cmd.OutOrStdout(), tags)
 			}
 			if asJSON {
 				return r.WriteJSON(cmd.OutOrStdout())
@@ -119,4 +95,58 @@ func partitionCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&etTags, "executorch-tags", false, "print the delegation tags an ExecuTorch partitioner applies, as JSON")
 	cmd.Flags().StringArrayVar(&groups, "group", nil, "node names (comma-separated) that must stay together in one partition, or none of them delegated; repeatable")
 	return cmd
+}
+
+// planned is a program proposed for a backend and described as the
+// partition report describes it: what partition and explain print from.
+type planned struct {
+	archive *pt2.Archive
+	program *ir.Program
+	prof    *backend.Profile
+	policy  lower.Policy
+	plan    *partition.Plan
+	report  *report.Report
+}
+
+// planFor reads the program and the profile, warns of what in the profile
+// selects nothing in it, proposes partitions (keeping groups, each a
+// comma-separated list of node names) and judges the crossings under the
+// policy. The caller closes the archive.
+func planFor(cmd *cobra.Command, model, backendName, policyName string, groups []string) (*planned, error) {
+	if backendName == "" {
+		return nil, fmt.Errorf("--backend is required: a built-in profile name or a profile file")
+	}
+	prof, err := backend.Resolve(backendName)
+	if err != nil {
+		return nil, err
+	}
+	policy, err := lower.ParsePolicy(policyName)
+	if err != nil {
+		return nil, err
+	}
+	a, p, err := openProgram(model)
+	if err != nil {
+		return nil, err
+	}
+	warnUnmatched(cmd, prof, p, model)
+	opt := partition.GraphOptions{}
+	for _, g := range groups {
+		opt.Groups = append(opt.Groups, strings.Split(g, ","))
+	}
+	plan, err := partition.ProposeProgram(p, prof, opt)
+	if err != nil {
+		a.Close()
+		return nil, fmt.Errorf("%s: %w", model, err)
+	}
+	r := report.Build(p, plan, report.Options{Model: model, Backend: prof.Name, Printer: printer(), Judgements: judge(p, plan, prof, policy)})
+	return &planned{archive: a, program: p, prof: prof, policy: policy, plan: plan, report: r}, nil
+}
+
+// judge is lower.Judge's verdicts on a plan, in the form the report takes.
+func judge(p *ir.Program, plan *partition.Plan, prof *backend.Profile, policy lower.Policy) []report.Judgement {
+	out := []report.Judgement{}
+	for _, j := range lower.Judge(p, plan, prof, policy) {
+		out = append(out, report.Judgement(j))
+	}
+	return out
 }

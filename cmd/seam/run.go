@@ -19,26 +19,46 @@ import (
 	"github.com/seam-rt/seam/value"
 )
 
+// The tolerances seam run compares floating-point outputs with, as
+// torch.allclose does: |got - want| <= atol + rtol*|want|.
+const (
+	runRtol = 1e-4
+	runAtol = 1e-5
+)
+
 func runCmd() *cobra.Command {
 	var inputs, caseDirs []string
 	var outDir, expectDir string
 	var repeat, threads int
-	var trustRecorded bool
+	var trustRecorded, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "run MODEL.pt2 --input A.npy [--input B.npy ...] [--out DIR] [--expect DIR] [--repeat N] [--threads N] [--trust-recorded-contract] | --case DIR [--case DIR ...]",
 		Short: "Run a program (or a lowered program through its delegates) on .npy inputs",
 		Long: "run executes the program on its user inputs, given in signature order as .npy files\n" +
 			"(a 0-d int64 array for an int user input). --out writes out_0.npy, out_1.npy, ...;\n" +
 			"--expect compares with DIR/out_J.npy (rtol 1e-4, atol 1e-5 for floats, exact for\n" +
-			"integers and bools), prints the largest error per output and exits 1 on a mismatch.\n" +
-			"--case DIR takes the inputs from DIR/in_*.npy and expects DIR/out_*.npy. Several\n" +
-			"--case folders run in order on one loaded program, so state a program keeps (a\n" +
-			"mutated buffer) carries from case to case; each prints one line, ok or MISMATCH.\n" +
+			"integers and bools), prints the largest error per output and exits 1 on a mismatch;\n" +
+			"an output that passes only through atol (its largest relative error above rtol)\n" +
+			"says so. --case DIR takes the inputs from DIR/in_*.npy and expects DIR/out_*.npy.\n" +
+			"Several --case folders run in order on one loaded program, so state a program keeps\n" +
+			"(a mutated buffer) carries from case to case; each prints one line, ok or MISMATCH.\n" +
 			"--repeat N runs N more times and prints latency figures (and time per delegate).\n" +
 			"--threads N lets one run use N goroutines inside large kernels (default: the cores\n" +
-			"available); results are the same whatever N.",
+			"available); results are the same whatever N. --json prints one JSON document.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if repeat < 0 {
+				return fmt.Errorf("--repeat %d: want a number of runs to time, 0 or more", repeat)
+			}
+			if threads < 0 {
+				return fmt.Errorf("--threads %d: want a number of goroutines, 1 or more (0: the cores available)", threads)
+			}
+			if len(caseDirs) > 0 && len(inputs) > 0 {
+				return fmt.Errorf("--case brings its inputs (DIR/in_*.npy): give --input or --case, not both")
+			}
+			if len(caseDirs) > 1 && (expectDir != "" || outDir != "") {
+				return fmt.Errorf("several --case folders each bring their inputs and expected outputs: --expect and --out go with one run")
+			}
 			var vals []value.Value
 			for _, path := range inputs {
 				t, err := npy.ReadFile(path)
@@ -46,9 +66,6 @@ func runCmd() *cobra.Command {
 					return err
 				}
 				vals = append(vals, runtime.InputValue(t))
-			}
-			if len(caseDirs) > 1 && (len(inputs) > 0 || expectDir != "" || outDir != "") {
-				return fmt.Errorf("several --case folders each bring their inputs and expected outputs: --input, --expect and --out go with one run")
 			}
 			cases := make([]*npy.Case, len(caseDirs))
 			for i, dir := range caseDirs {
@@ -59,9 +76,7 @@ func runCmd() *cobra.Command {
 				cases[i] = c
 			}
 			if len(caseDirs) == 1 {
-				for _, t := range cases[0].Inputs {
-					vals = append(vals, runtime.InputValue(t))
-				}
+				vals = caseValues(cases[0])
 				if expectDir == "" {
 					expectDir = caseDirs[0]
 				}
@@ -76,43 +91,59 @@ func runCmd() *cobra.Command {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			ctx := context.Background()
-			w := cmd.OutOrStdout()
+			rep := &runReport{Model: args[0], OK: true, Runs: []runRecord{}}
+			last := vals
 			if len(caseDirs) > 1 {
-				mismatch, err := runCases(ctx, w, prog, caseDirs, cases)
-				if err == nil && repeat > 0 {
-					err = timeRuns(w, ctx, prog, caseValues(cases[len(cases)-1]), repeat)
+				for i, c := range cases {
+					outs, err := prog.Run(ctx, caseValues(c))
+					if err != nil {
+						return fmt.Errorf("%s: %w", caseDirs[i], err)
+					}
+					rec := runRecord{Case: caseDirs[i], Expect: caseDirs[i]}
+					rec.compare(outs, c.Outputs, "")
+					rep.add(rec)
 				}
-				if err == nil && mismatch {
-					err = exitError{1}
+				last = caseValues(cases[len(cases)-1])
+			} else {
+				outs, err := prog.Run(ctx, vals)
+				if err != nil {
+					return err
 				}
-				return err
+				if outDir != "" {
+					if err := writeOutputs(outDir, outs); err != nil {
+						return err
+					}
+				}
+				rec := runRecord{Expect: expectDir}
+				if len(caseDirs) == 1 {
+					rec.Case = caseDirs[0]
+				}
+				if expectDir != "" {
+					want, err := readExpected(expectDir, len(outs))
+					if err != nil {
+						return err
+					}
+					rec.compare(outs, want, expectDir)
+				} else {
+					rec.describe(outs)
+				}
+				rep.add(rec)
 			}
-			outs, err := prog.Run(ctx, vals)
-			if err != nil {
-				return err
-			}
-			if outDir != "" {
-				if err := writeOutputs(outDir, outs); err != nil {
+			if repeat > 0 {
+				if rep.Latency, err = timeRuns(ctx, prog, last, repeat); err != nil {
 					return err
 				}
 			}
-			mismatch := false
-			if expectDir != "" {
-				if mismatch, err = compareOutputs(w, expectDir, outs); err != nil {
+			w := cmd.OutOrStdout()
+			if asJSON {
+				if err := writeJSON(w, rep); err != nil {
 					return err
 				}
 			} else {
-				for j, o := range outs {
-					fmt.Fprintf(w, "out_%d: %s\n", j, describeValue(o))
-				}
+				rep.writeText(w, len(caseDirs) > 1)
 			}
-			if repeat > 0 {
-				if err := timeRuns(w, ctx, prog, vals, repeat); err != nil {
-					return err
-				}
-			}
-			if mismatch {
-				return exitError{1}
+			if !rep.OK {
+				return exitError{exitFailed}
 			}
 			return nil
 		},
@@ -125,7 +156,206 @@ func runCmd() *cobra.Command {
 	cmd.Flags().IntVar(&threads, "threads", 0, "goroutines one run may use inside a kernel (default: the cores available; 1: none)")
 	cmd.Flags().BoolVar(&trustRecorded, "trust-recorded-contract", false,
 		"check each lowered module's calls against the contract its delegate record holds, even where it differs from the registered backend's")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the runs (and latency) as one JSON document")
 	return cmd
+}
+
+// runReport is what seam run found: one record per run, and the latency
+// of the timed runs. --json prints it.
+type runReport struct {
+	Model string `json:"model"`
+	// OK: every compared output is within tolerance.
+	OK      bool        `json:"ok"`
+	Runs    []runRecord `json:"runs"`
+	Latency *latency    `json:"latency,omitempty"`
+}
+
+func (r *runReport) add(rec runRecord) {
+	r.Runs = append(r.Runs, rec)
+	r.OK = r.OK && (rec.OK == nil || *rec.OK)
+}
+
+// runRecord is one run: its outputs, and how they compare with the
+// expected ones when there are any.
+type runRecord struct {
+	// Case is the --case folder the inputs came from; Expect the folder
+	// the outputs were compared with ("" when they were not).
+	Case    string         `json:"case,omitempty"`
+	Expect  string         `json:"expect,omitempty"`
+	Outputs []outputRecord `json:"outputs"`
+	// OK is set when outputs were compared: all within tolerance.
+	OK *bool `json:"ok,omitempty"`
+	// Mismatch says what is wrong beyond single outputs (a count that differs).
+	Mismatch string `json:"mismatch,omitempty"`
+}
+
+// outputRecord is one output, and its comparison with the expected one.
+type outputRecord struct {
+	Index int `json:"index"`
+	// Type is the output's annotation (f32[4, 10]) or, for a scalar, its value.
+	Type string `json:"type"`
+	// MaxAbs and MaxRel are the largest absolute and relative errors;
+	// null when not a finite number (a NaN or infinity that differs) or not
+	// compared.
+	MaxAbs *number `json:"max_abs_error,omitempty"`
+	MaxRel *number `json:"max_rel_error,omitempty"`
+	// OK is set when compared. ByAtol: within tolerance only through
+	// atol (the largest relative error is above rtol).
+	OK       *bool  `json:"ok,omitempty"`
+	ByAtol   bool   `json:"passed_by_atol,omitempty"`
+	Mismatch string `json:"mismatch,omitempty"`
+}
+
+// number is a float that encodes as null when it is not finite.
+type number float64
+
+func (n number) MarshalJSON() ([]byte, error) {
+	f := float64(n)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return []byte(fmt.Sprint(f)), nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func (rec *runRecord) describe(outs []value.Value) {
+	rec.Outputs = make([]outputRecord, len(outs))
+	for j, o := range outs {
+		rec.Outputs[j] = outputRecord{Index: j, Type: describeValue(o)}
+	}
+}
+
+// compare compares outs with want; dir, when set, is where want came
+// from, for the count message.
+func (rec *runRecord) compare(outs []value.Value, want []*tensor.Tensor, dir string) {
+	rec.describe(outs)
+	ok := true
+	for j := range rec.Outputs {
+		o := &rec.Outputs[j]
+		if j >= len(want) {
+			o.OK, o.Mismatch = ptr(false), "no expected output"
+			ok = false
+			continue
+		}
+		got, err := runtime.OutputTensor(outs[j])
+		if err != nil {
+			o.OK, o.Mismatch = ptr(false), err.Error()
+			ok = false
+			continue
+		}
+		compareOutput(o, got, want[j])
+		ok = ok && *o.OK
+	}
+	if len(want) != len(outs) {
+		where := "the case has"
+		if dir != "" {
+			where = dir + " holds"
+		}
+		rec.Mismatch = fmt.Sprintf("the program produced %d outputs, %s %d", len(outs), where, len(want))
+		ok = false
+	}
+	rec.OK = &ok
+}
+
+// compareOutput compares one output with its reference: a dtype or shape
+// that differs is said as such, without error figures.
+func compareOutput(o *outputRecord, got, want *tensor.Tensor) {
+	switch {
+	case got.DType() != want.DType():
+		o.OK, o.Mismatch = ptr(false), fmt.Sprintf("dtype: got %s, the reference is %s", got.Type(), want.Type())
+		return
+	case !got.SameShape(want):
+		o.OK, o.Mismatch = ptr(false), fmt.Sprintf("shape: got %s, the reference is %s", got.Type(), want.Type())
+		return
+	}
+	d, err := tensor.AllClose(got, want, runRtol, runAtol)
+	o.MaxAbs, o.MaxRel = ptr(number(d.MaxAbs)), ptr(number(d.MaxRel))
+	o.OK = ptr(err == nil)
+	if err != nil {
+		o.Mismatch = err.Error()
+		return
+	}
+	o.ByAtol = want.DType().IsFloat() && d.MaxRel > runRtol
+}
+
+// byAtolNote says that an output passed only through atol.
+var byAtolNote = fmt.Sprintf("by atol (max rel error above rtol %g; every element within atol %g + rtol*|want|)", runRtol, runAtol)
+
+// status is an output's verdict in words.
+func (o *outputRecord) status() string {
+	switch {
+	case o.OK == nil:
+		return ""
+	case !*o.OK:
+		return "MISMATCH: " + o.Mismatch
+	case o.ByAtol:
+		return "ok " + byAtolNote
+	}
+	return "ok"
+}
+
+func (o *outputRecord) errors() string {
+	if o.MaxAbs == nil {
+		return ""
+	}
+	return fmt.Sprintf("max abs error %.3g, max rel error %.3g", float64(*o.MaxAbs), float64(*o.MaxRel))
+}
+
+// writeText prints the report: per output, or one line per case in a chain.
+func (r *runReport) writeText(w io.Writer, chain bool) {
+	for _, rec := range r.Runs {
+		if chain {
+			fmt.Fprintf(w, "%s: %s\n", rec.Case, rec.line())
+			continue
+		}
+		for _, o := range rec.Outputs {
+			switch {
+			case o.OK == nil:
+				fmt.Fprintf(w, "out_%d: %s\n", o.Index, o.Type)
+			case o.MaxAbs == nil:
+				fmt.Fprintf(w, "out_%d %s: %s\n", o.Index, o.Type, o.status())
+			default:
+				fmt.Fprintf(w, "out_%d %s: %s: %s\n", o.Index, o.Type, o.errors(), o.status())
+			}
+		}
+		if len(rec.Outputs) == 0 {
+			fmt.Fprintln(w, "no outputs")
+		}
+		if rec.Mismatch != "" {
+			fmt.Fprintf(w, "MISMATCH: %s\n", rec.Mismatch)
+		}
+	}
+	if r.Latency != nil {
+		r.Latency.writeText(w)
+	}
+}
+
+// line sums up a case of a chain: "ok, 2 outputs, max abs error ...",
+// or "MISMATCH out_1 f32[...]: ...".
+func (rec *runRecord) line() string {
+	if rec.Mismatch != "" {
+		return "MISMATCH: " + rec.Mismatch
+	}
+	maxAbs, maxRel, byAtol := 0.0, 0.0, false
+	for _, o := range rec.Outputs {
+		if !*o.OK {
+			return fmt.Sprintf("MISMATCH out_%d %s: %s", o.Index, o.Type, o.Mismatch)
+		}
+		if o.MaxAbs != nil {
+			maxAbs, maxRel = math.Max(maxAbs, float64(*o.MaxAbs)), math.Max(maxRel, float64(*o.MaxRel))
+		}
+		byAtol = byAtol || o.ByAtol
+	}
+	n := fmt.Sprintf("%d outputs", len(rec.Outputs))
+	if len(rec.Outputs) == 1 {
+		n = "1 output"
+	}
+	verdict := "ok"
+	if byAtol {
+		verdict = "ok " + byAtolNote
+	}
+	return fmt.Sprintf("%s, %s, max abs error %.3g, max rel error %.3g", verdict, n, maxAbs, maxRel)
 }
 
 // readCaseDir reads a reference case folder, which must exist and hold
@@ -144,53 +374,34 @@ func readCaseDir(dir string) (*npy.Case, error) {
 	return c, nil
 }
 
+// readExpected reads the expected outputs of a folder: out_0.npy, ...,
+// each that exists, and at least as many as the program produced.
+func readExpected(dir string, n int) ([]*tensor.Tensor, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("expected outputs %s: no such folder", dir)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "out_*.npy"))
+	var want []*tensor.Tensor
+	for j := 0; j < max(n, len(files)); j++ {
+		path := filepath.Join(dir, fmt.Sprintf("out_%d.npy", j))
+		if _, err := os.Stat(path); err != nil && j >= n {
+			break
+		}
+		t, err := npy.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		want = append(want, t)
+	}
+	return want, nil
+}
+
 func caseValues(c *npy.Case) []value.Value {
 	vals := make([]value.Value, len(c.Inputs))
 	for i, t := range c.Inputs {
 		vals[i] = runtime.InputValue(t)
 	}
 	return vals
-}
-
-// runCases runs the cases in order on one program and prints one line
-// each; it reports whether any output was outside tolerance.
-func runCases(ctx context.Context, w io.Writer, prog *runtime.Program, dirs []string, cases []*npy.Case) (bool, error) {
-	mismatch := false
-	for i, c := range cases {
-		outs, err := prog.Run(ctx, caseValues(c))
-		if err != nil {
-			return mismatch, fmt.Errorf("%s: %w", dirs[i], err)
-		}
-		line, ok := caseLine(outs, c.Outputs)
-		mismatch = mismatch || !ok
-		fmt.Fprintf(w, "%s: %s\n", dirs[i], line)
-	}
-	return mismatch, nil
-}
-
-// caseLine compares a run's outputs with a case's: "ok, 2 outputs, max
-// abs error ..." or "MISMATCH out_1 f32[...]: ...".
-func caseLine(outs []value.Value, want []*tensor.Tensor) (string, bool) {
-	if len(outs) != len(want) {
-		return fmt.Sprintf("MISMATCH: %d outputs, the case has %d", len(outs), len(want)), false
-	}
-	maxAbs, maxRel := 0.0, 0.0
-	for j, o := range outs {
-		got, err := runtime.OutputTensor(o)
-		if err != nil {
-			return fmt.Sprintf("MISMATCH out_%d: %v", j, err), false
-		}
-		d, err := tensor.AllClose(got, want[j], 1e-4, 1e-5)
-		if err != nil {
-			return fmt.Sprintf("MISMATCH out_%d %s: %v", j, got.Type(), err), false
-		}
-		maxAbs, maxRel = math.Max(maxAbs, d.MaxAbs), math.Max(maxRel, d.MaxRel)
-	}
-	n := fmt.Sprintf("%d outputs", len(outs))
-	if len(outs) == 1 {
-		n = "1 output"
-	}
-	return fmt.Sprintf("ok, %s, max abs error %.3g, max rel error %.3g", n, maxAbs, maxRel), true
 }
 
 func describeValue(v value.Value) string {
@@ -216,40 +427,25 @@ func writeOutputs(dir string, outs []value.Value) error {
 	return nil
 }
 
-// compareOutputs prints the largest error of each output against the
-// expected files and reports whether any is outside tolerance.
-func compareOutputs(w io.Writer, dir string, outs []value.Value) (bool, error) {
-	mismatch := false
-	for j, o := range outs {
-		path := filepath.Join(dir, fmt.Sprintf("out_%d.npy", j))
-		want, err := npy.ReadFile(path)
-		if err != nil {
-			return false, fmt.Errorf("%s: %w", path, err)
-		}
-		got, err := runtime.OutputTensor(o)
-		if err != nil {
-			return false, fmt.Errorf("output %d: %w", j, err)
-		}
-		d, err := tensor.AllClose(got, want, 1e-4, 1e-5)
-		status := "ok"
-		if err != nil {
-			status, mismatch = "MISMATCH: "+err.Error(), true
-		}
-		fmt.Fprintf(w, "out_%d %s: max abs error %.3g, max rel error %.3g: %s\n", j, got.Type(), d.MaxAbs, d.MaxRel, status)
-	}
-	if len(outs) == 0 {
-		fmt.Fprintln(w, "no outputs")
-	}
-	// Every expected output is compared: a reference the program does not
-	// produce is a mismatch too.
-	if files, _ := filepath.Glob(filepath.Join(dir, "out_*.npy")); len(files) > len(outs) {
-		fmt.Fprintf(w, "MISMATCH: %s holds %d expected outputs, the program produced %d\n", dir, len(files), len(outs))
-		mismatch = true
-	}
-	return mismatch, nil
+// latency is what --repeat measured: figures over the timed runs, and the
+// time spent in each delegate.
+type latency struct {
+	Runs      int             `json:"runs"`
+	MedianMS  float64         `json:"median_ms"`
+	MinMS     float64         `json:"min_ms"`
+	P90MS     float64         `json:"p90_ms"`
+	MeanMS    float64         `json:"mean_ms"`
+	Delegates []delegateTimes `json:"delegates"`
 }
 
-func timeRuns(w io.Writer, ctx context.Context, prog *runtime.Program, vals []value.Value, n int) error {
+type delegateTimes struct {
+	Module   string  `json:"module"`
+	Backend  string  `json:"backend"`
+	MSPerRun float64 `json:"ms_per_run"`
+	Calls    int     `json:"calls"`
+}
+
+func timeRuns(ctx context.Context, prog *runtime.Program, vals []value.Value, n int) (*latency, error) {
 	times := make([]float64, 0, n)
 	delegates := map[string]*runtime.DelegateTime{}
 	var order []string
@@ -257,7 +453,7 @@ func timeRuns(w io.Writer, ctx context.Context, prog *runtime.Program, vals []va
 		start := time.Now()
 		_, dts, err := prog.RunTimed(ctx, vals)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		times = append(times, float64(time.Since(start).Nanoseconds()))
 		for _, dt := range dts {
@@ -278,10 +474,17 @@ func timeRuns(w io.Writer, ctx context.Context, prog *runtime.Program, vals []va
 		mean += t
 	}
 	mean /= float64(len(times)) * 1e6
-	fmt.Fprintf(w, "latency over %d runs: median %.3f ms, min %.3f ms, p90 %.3f ms, mean %.3f ms\n", n, q(0.5), times[0]/1e6, q(0.9), mean)
+	l := &latency{Runs: n, MedianMS: q(0.5), MinMS: times[0] / 1e6, P90MS: q(0.9), MeanMS: mean, Delegates: []delegateTimes{}}
 	for _, m := range order {
 		d := delegates[m]
-		fmt.Fprintf(w, "  %s (%s): %.3f ms per run, %d calls\n", m, d.Backend, float64(d.Nanos)/1e6/float64(n), d.Calls)
+		l.Delegates = append(l.Delegates, delegateTimes{Module: m, Backend: d.Backend, MSPerRun: float64(d.Nanos) / 1e6 / float64(n), Calls: d.Calls})
 	}
-	return nil
+	return l, nil
+}
+
+func (l *latency) writeText(w io.Writer) {
+	fmt.Fprintf(w, "latency over %d runs: median %.3f ms, min %.3f ms, p90 %.3f ms, mean %.3f ms\n", l.Runs, l.MedianMS, l.MinMS, l.P90MS, l.MeanMS)
+	for _, d := range l.Delegates {
+		fmt.Fprintf(w, "  %s (%s): %.3f ms per run, %d calls\n", d.Module, d.Backend, d.MSPerRun, d.Calls)
+	}
 }

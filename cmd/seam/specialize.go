@@ -17,6 +17,7 @@ import (
 func specializeCmd() *cobra.Command {
 	var binds []string
 	var out string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "specialize MODEL.pt2 --bind SYMBOL=VALUE [--bind ...] -o STATIC.pt2",
 		Short: "Write the program specialized to one binding of its symbols (static sizes)",
@@ -69,47 +70,105 @@ func specializeCmd() *cobra.Command {
 				for i, v := range errs {
 					lines[i] = v.String()
 				}
-				return fmt.Errorf("%s specialized to %s does not verify, so nothing was written:\n%s", args[0], specialize.String(bind), strings.Join(lines, "\n"))
+				return &bugError{Msg: fmt.Sprintf("%s specialized to %s does not verify, so nothing was written:\n%s", args[0], specialize.String(bind), strings.Join(lines, "\n"))}
 			}
 			sa := &pt2.Archive{Programs: map[string]*ir.Program{pt2.MainModel: res.Program}, Extra: a.Extra}
 			if err := pt2.WriteFile(out, sa); err != nil {
 				return err
 			}
-			return writeSpecializeSummary(cmd.OutOrStdout(), args[0], out, p, res)
+			sum := summarizeSpecialization(args[0], out, p, res)
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), sum)
+			}
+			sum.writeText(cmd.OutOrStdout())
+			return nil
 		},
 	}
 	cmd.Flags().StringArrayVar(&binds, "bind", nil, "a symbol's value, SYMBOL=VALUE (repeat the flag for each symbol)")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "the .pt2 file to write (required)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was written as one JSON document")
 	return cmd
 }
 
-// writeSpecializeSummary says what was written: the binding, the user
-// inputs as the specialized program takes them, and what was folded.
-func writeSpecializeSummary(w io.Writer, in, out string, before *ir.Program, res *specialize.Result) error {
-	fmt.Fprintf(w, "wrote %s: %s specialized to %s\n", out, in, specialize.String(res.Bind))
+// specializeSummary is what specialize wrote (--json prints it).
+type specializeSummary struct {
+	Input  string       `json:"input"`
+	Output string       `json:"output"`
+	Bind   sym.Bindings `json:"bind"`
+	// Inputs are the user inputs as the specialized program takes them:
+	// an annotation, or a constant's value.
+	Inputs      []specializedInput `json:"inputs"`
+	NodesBefore int                `json:"nodes_before"`
+	NodesAfter  int                `json:"nodes_after"`
+	Folded      []string           `json:"folded"`
+	Asserts     []string           `json:"asserts"`
+	Inlined     []inlinedCond      `json:"conds_inlined"`
+	// Free lists the symbols left symbolic.
+	Free []string `json:"still_symbolic"`
+}
+
+type specializedInput struct {
+	Name       string `json:"name"`
+	Annotation string `json:"annotation,omitempty"`
+	// Constant is a constant input's value, as Python writes it.
+	Constant string `json:"constant,omitempty"`
+}
+
+type inlinedCond struct {
+	Node   string `json:"node"`
+	Branch string `json:"branch"`
+}
+
+func summarizeSpecialization(in, out string, before *ir.Program, res *specialize.Result) *specializeSummary {
 	q := res.Program
+	s := &specializeSummary{Input: in, Output: out, Bind: res.Bind, Inputs: []specializedInput{},
+		NodesBefore: countNodes(before.Graph), NodesAfter: countNodes(q.Graph),
+		Folded: nonNil(res.Folded), Asserts: nonNil(res.Asserts), Inlined: []inlinedCond{}, Free: nonNil(res.Free)}
 	for i := range q.Signature.Inputs {
 		switch spec := &q.Signature.Inputs[i]; spec.Kind {
 		case ir.InputUser:
-			fmt.Fprintf(w, "  input %s: %s\n", spec.Arg.Name, printer().Annotation(q.Graph, spec.Arg.Name))
+			s.Inputs = append(s.Inputs, specializedInput{Name: spec.Arg.Name, Annotation: printer().Annotation(q.Graph, spec.Arg.Name)})
 		case ir.InputConstant:
-			fmt.Fprintf(w, "  input %s: the constant %s (callers pass exactly this value)\n", spec.Name, constantText(spec.Arg))
+			s.Inputs = append(s.Inputs, specializedInput{Name: spec.Name, Constant: constantText(spec.Arg)})
 		}
 	}
-	fmt.Fprintf(w, "  nodes: %d -> %d\n", countNodes(before.Graph), countNodes(q.Graph))
-	fmt.Fprintf(w, "  folded scalar nodes (%d)%s\n", len(res.Folded), names(res.Folded))
-	fmt.Fprintf(w, "  asserts checked once (%d)%s\n", len(res.Asserts), names(res.Asserts))
-	var conds []string
 	for _, c := range res.Inlined {
+		s.Inlined = append(s.Inlined, inlinedCond{Node: c.Node, Branch: c.Branch})
+	}
+	return s
+}
+
+func nonNil(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
+}
+
+// writeText says what was written: the binding, the user inputs as the
+// specialized program takes them, and what was folded.
+func (s *specializeSummary) writeText(w io.Writer) {
+	fmt.Fprintf(w, "wrote %s: %s specialized to %s\n", s.Output, s.Input, specialize.String(s.Bind))
+	for _, in := range s.Inputs {
+		if in.Constant != "" {
+			fmt.Fprintf(w, "  input %s: the constant %s (callers pass exactly this value)\n", in.Name, in.Constant)
+		} else {
+			fmt.Fprintf(w, "  input %s: %s\n", in.Name, in.Annotation)
+		}
+	}
+	fmt.Fprintf(w, "  nodes: %d -> %d\n", s.NodesBefore, s.NodesAfter)
+	fmt.Fprintf(w, "  folded scalar nodes (%d)%s\n", len(s.Folded), names(s.Folded))
+	fmt.Fprintf(w, "  asserts checked once (%d)%s\n", len(s.Asserts), names(s.Asserts))
+	var conds []string
+	for _, c := range s.Inlined {
 		conds = append(conds, fmt.Sprintf("%s took %s", c.Node, c.Branch))
 	}
 	fmt.Fprintf(w, "  conds inlined (%d)%s\n", len(conds), names(conds))
-	if len(res.Free) > 0 {
-		fmt.Fprintf(w, "  still symbolic: %s\n", strings.Join(res.Free, ", "))
+	if len(s.Free) > 0 {
+		fmt.Fprintf(w, "  still symbolic: %s\n", strings.Join(s.Free, ", "))
 	} else {
 		fmt.Fprintln(w, "  every size is static")
 	}
-	return nil
 }
 
 // names lists up to 8 names after a colon.

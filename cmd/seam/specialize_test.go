@@ -136,14 +136,14 @@ func TestSpecializeRefusals(t *testing.T) {
 		{[]string{lowered, "--bind", "s53=4"}, "lowered program"},
 	} {
 		_, code, err := seam(t, append(append([]string{"specialize"}, c.args...), "-o", static)...)
-		if err == nil || code != -1 || !strings.Contains(err.Error(), c.want) {
+		if err == nil || code != exitInput || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("specialize %v: exit %d, %v; want %q", c.args, code, err, c.want)
 		}
 		if _, err := os.Stat(static); err == nil {
 			t.Fatalf("specialize %v wrote %s", c.args, static)
 		}
 	}
-	if _, code, err := seam(t, "specialize", seed, "--bind", "s53=4"); err == nil || code != -1 || !strings.Contains(err.Error(), "-o") {
+	if _, code, err := seam(t, "specialize", seed, "--bind", "s53=4"); err == nil || code != exitInput || !strings.Contains(err.Error(), "-o") {
 		t.Errorf("specialize without -o: exit %d, %v", code, err)
 	}
 	// Only the temporary files it made are gone: nothing else in dir changed.
