@@ -110,12 +110,19 @@ func divisorParts(d Range) []Range {
 
 func floorDivRange(x, y Range) (Range, bool) {
 	if x.Type != TypeInt || y.Type != TypeInt {
-		// Float floor division: floor(x / y) as a float.
+		// Float floor division: floor(x / y) as a float. Python computes
+		// it as (x - fmod(x, y)) / y, rounded to a neighbouring integer:
+		// a few ulps and one unit from floor of the rounded quotient
+		// (600000000000000 // 0.1 is 5999999999999998.0).
 		q, ok := floatDivRange(x, y)
 		if !ok {
 			return Range{}, false
 		}
-		r := monotoneFloat(widen(q), math.Floor)
+		for range 4 {
+			q = widen(q)
+		}
+		r := monotoneFloat(q, math.Floor)
+		r = FloatRange(r.Lo.f-1, r.Hi.f+1)
 		r.nan = q.nan || hasInf(toFloatRange(x))
 		return r, true
 	}
