@@ -191,12 +191,8 @@ func (g *Graph) walk(path string, fn func(string, *Graph) error) error {
 	}
 	for _, n := range g.Nodes {
 		for _, sub := range n.SubGraphs() {
-			p := n.Name + "." + sub.Name
-			if path != "" {
-				p = path + "." + p
-			}
 			if sub.Graph != nil {
-				if err := sub.Graph.walk(p, fn); err != nil {
+				if err := sub.Graph.walk(SubgraphPath(path, n.Name, sub.Name), fn); err != nil {
 					return err
 				}
 			}
