@@ -165,7 +165,14 @@ func (c *compiler) compileNode(path string, n *ir.Node) (step, error) {
 			c.missing[target] = true
 			return st, c.defineOutputs(n, &st)
 		}
-		if fn, ok := scalarOps[target]; ok {
+		// The executor evaluates what ops calls executor-owned (symbolic
+		// ops, checks on scalars) itself; the rest are kernels.
+		if s.ExecutorOwned() {
+			fn, ok := scalarOps[target]
+			if !ok {
+				c.missing[target] = true
+				return st, c.defineOutputs(n, &st)
+			}
 			st.kind, st.scalar = stepScalar, fn
 		} else if k, ok := kernels.Lookup(target); ok {
 			st.kind, st.kernel = stepKernel, k

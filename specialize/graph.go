@@ -2,9 +2,9 @@ package specialize
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/ops"
 	"github.com/seam-rt/seam/sym"
 )
 
@@ -156,15 +156,7 @@ func (s *specializer) dropFolded(st *graphState, nodes []*ir.Node) []*ir.Node {
 
 // isScalarOp: the node computes a symbolic scalar from sizes or other
 // scalars and nothing else, so a constant result makes it dead.
-func isScalarOp(target string) bool {
-	switch target {
-	case "torch.ops.aten.sym_size.int", "torch.ops.aten.sym_numel.default",
-		"torch.ops.aten.sym_stride.int", "torch.ops.aten.sym_storage_offset.default":
-		return true
-	}
-	return strings.HasPrefix(target, "_operator.") || strings.HasPrefix(target, "math.") ||
-		strings.HasPrefix(target, "torch.sym_")
-}
+func isScalarOp(target string) bool { return ops.ClassOf(target) == ops.Symbolic }
 
 // assert checks an assertion whose condition the binding made constant:
 // holds is true when it holds (the node can go), false when it is still
