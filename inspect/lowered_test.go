@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/inspect"
-	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/pt2"
 )
 
@@ -21,11 +21,11 @@ func TestLoweredArchive(t *testing.T) {
 	defer a.Close()
 	p, _ := a.Program()
 	prof, _ := backend.Builtin("tensor-only")
-	res, err := lower.Lower(p, prof, lower.Options{})
+	res, err := delegate.Program(p, prof, delegate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := inspect.SummarizeArchive(res.Archive(), inspect.Options{})
+	s, err := inspect.SummarizeArchive(pt2.FromLowered(res.Lowered, nil), inspect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/lower"
@@ -67,7 +68,7 @@ func tensorInputs(n *ir.Node) []string {
 func TestLlamaTensorOnlyModules(t *testing.T) {
 	p := loadLlama(t)
 	prof, _ := backend.Builtin("tensor-only")
-	res, err := lower.Lower(p, prof, lower.Options{})
+	res, err := delegate.Program(p, prof, delegate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,10 +175,10 @@ func TestLlamaTensorOnlyModules(t *testing.T) {
 	if owner == "" {
 		t.Error("no module owns model.rotary_emb.inv_freq")
 	}
-	if _, ok := res.Program.Constants["model.rotary_emb.inv_freq"]; ok {
+	if _, ok := res.Lowered.Main.Constants["model.rotary_emb.inv_freq"]; ok {
 		t.Error("the parent still holds model.rotary_emb.inv_freq")
 	}
-	if ws := ir.SortedKeys(res.Program.Weights); !slices.Equal(ws, []string{"model.embed_tokens.weight"}) {
+	if ws := ir.SortedKeys(res.Lowered.Main.Weights); !slices.Equal(ws, []string{"model.embed_tokens.weight"}) {
 		t.Errorf("parent weights %v, want only the embedding table", ws)
 	}
 }

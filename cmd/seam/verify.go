@@ -30,7 +30,12 @@ func verifyCmd() *cobra.Command {
 				fmt.Fprintln(cmd.OutOrStdout(), err)
 				return exitError{1}
 			}
-			vs := verify.Archive(a)
+			l, err := a.Lowered()
+			if err != nil {
+				fmt.Fprintf(cmd.OutOrStdout(), "FAIL: %s: %v\n", args[0], err)
+				return exitError{1}
+			}
+			vs := verify.Lowered(l)
 			errs := verify.Errors(vs)
 			for _, v := range vs {
 				fmt.Fprintln(cmd.OutOrStdout(), v)
