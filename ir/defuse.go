@@ -48,16 +48,3 @@ func (du *DefUse) Users(v string) []int { return du.users[v] }
 
 // IsOutput reports whether the graph's outputs use v.
 func (du *DefUse) IsOutput(v string) bool { return du.outputs[v] }
-
-// SubgraphPath names the graph nested in node as its argument subgraph,
-// where node is in the graph at path parent ("" for the top level):
-// `cond.true_graph_0`, and one level deeper
-// `cond.true_graph_0.cond_1.false_graph_0`. Walk, plans, reports and
-// lowering name nested graphs this way.
-func SubgraphPath(parent, node, subgraph string) string {
-	p := node + "." + subgraph
-	if parent != "" {
-		p = parent + "." + p
-	}
-	return p
-}

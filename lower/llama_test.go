@@ -73,7 +73,13 @@ func TestLlamaTensorOnlyModules(t *testing.T) {
 		t.Fatal(err)
 	}
 	where := moduleOf(res)
-	prod := p.Graph.Producers()
+	uses := p.Graph.DefUse()
+	prod := func(v string) *ir.Node {
+		if i, ok := uses.Producer(v); ok && i >= 0 {
+			return p.Graph.Nodes[i]
+		}
+		return nil
+	}
 	users := map[string][]*ir.Node{}
 	for _, n := range p.Graph.Nodes {
 		for _, in := range tensorInputs(n) {
@@ -108,13 +114,13 @@ func TestLlamaTensorOnlyModules(t *testing.T) {
 	for _, n := range p.Graph.Nodes {
 		switch op(n) {
 		case neg: // rotate_half: cat(-x[..., h:], x[..., :h])
-			x2 := prod[tensorInputs(n)[0]]
+			x2 := prod(tensorInputs(n)[0])
 			if x2 == nil || op(x2) != slice || len(users[n.Name]) != 1 || op(users[n.Name][0]) != cat {
 				t.Errorf("%s is not rotate_half's neg", n.Name)
 				continue
 			}
 			c := users[n.Name][0]
-			x1 := prod[tensorInputs(c)[1]]
+			x1 := prod(tensorInputs(c)[1])
 			if x1 == nil || op(x1) != slice {
 				t.Errorf("%s is not rotate_half's cat", c.Name)
 				continue
@@ -122,11 +128,11 @@ func TestLlamaTensorOnlyModules(t *testing.T) {
 			together("rotate_half", x2.Name, x1.Name, n.Name, c.Name)
 			rotary++
 		case clone: // repeat_kv: x[:, :, None].expand(...).reshape(...)
-			e := prod[tensorInputs(n)[0]]
+			e := prod(tensorInputs(n)[0])
 			if e == nil || op(e) != expand {
 				continue // transpose(1, 2).contiguous()
 			}
-			u := prod[tensorInputs(e)[0]]
+			u := prod(tensorInputs(e)[0])
 			if u == nil || op(u) != unsqueeze || len(users[n.Name]) != 1 || op(users[n.Name][0]) != view {
 				t.Errorf("%s is not repeat_kv's clone", n.Name)
 				continue

@@ -73,7 +73,7 @@ func ExcludeNames(set map[string]bool, exclusions []Exclusion) map[string]bool {
 	}
 	for _, e := range exclusions {
 		for _, n := range e.Dropped {
-			set[partition.ExcludeName(e.Graph, n)] = true
+			set[ir.PathName(e.Graph, n)] = true
 		}
 	}
 	return set

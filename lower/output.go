@@ -227,7 +227,7 @@ func (rep *Report) WriteRounds(w io.Writer) error {
 				where = " in " + e.Graph
 			}
 			why := append(slices.Clone(e.Why), e.Detail)
-			bw.printf("  %s%s: %s %s (%s) from %s to %s: %s\n", strings.Join(e.Dropped, ", "), where,
+			bw.printf("  %s%s: %s %s (%s) from %s to %s: %s\n", listOrDash(e.Dropped), where,
 				e.Type, e.Value, e.Expr, e.From, e.To, strings.Join(why, "; "))
 		}
 	}

@@ -15,21 +15,12 @@ type GraphOptions struct {
 	// Exclude names nodes that must stay out of partitions (a lowering
 	// policy excluded them): nodes of the graph by name, and for
 	// ProposeProgram nodes of nested graphs by their graph's path and name
-	// (ExcludeName).
+	// (ir.PathName: cond.true_graph_0.add).
 	Exclude map[string]bool
 	// Groups are node names (of the top-level graph, for ProposeProgram)
 	// that must end up in one partition together, or none of them
 	// delegated.
 	Groups [][]string
-}
-
-// ExcludeName is the key GraphOptions.Exclude takes for node of the graph
-// at path ("" for the top level: the node's name).
-func ExcludeName(path, node string) string {
-	if path == "" {
-		return node
-	}
-	return path + "." + node
 }
 
 // ProposeGraph proposes partitions of one graph for a backend. A
@@ -186,7 +177,7 @@ func listFew(xs []string) string {
 // ProposeProgram proposes partitions for a program's graph and, for nodes
 // left to the parent, for the graphs nested in them (cond branches).
 // Groups apply to the top-level graph; Exclude names nodes of any graph
-// (ExcludeName).
+// (ir.PathName).
 func ProposeProgram(p *ir.Program, prof *backend.Profile, opt GraphOptions) (*Plan, error) {
 	return proposeNested("", p.Graph, prof, opt)
 }
@@ -197,7 +188,7 @@ func proposeNested(path string, g *ir.Graph, prof *backend.Profile, opt GraphOpt
 		own.Groups = opt.Groups
 	}
 	for _, n := range g.Nodes {
-		if opt.Exclude[ExcludeName(path, n.Name)] {
+		if opt.Exclude[ir.PathName(path, n.Name)] {
 			own.Exclude[n.Name] = true
 		}
 	}

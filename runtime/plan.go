@@ -281,10 +281,7 @@ func (c *compiler) compileCond(path string, n *ir.Node, st *step) error {
 			return fmt.Errorf("cond argument %d is not a graph", i+1)
 		}
 		sub := in.Arg.Graph
-		p := n.Name + "." + sub.Name
-		if path != "" {
-			p = path + "." + p
-		}
+		p := ir.SubgraphPath(path, n.Name, sub.Name)
 		if got, want := len(sub.Graph.Outputs), len(n.Outputs); got != want {
 			return fmt.Errorf("cond branch %s returns %d values but the node has %d outputs", sub.Name, got, want)
 		}

@@ -64,7 +64,7 @@ func (s *specializer) graph(path string, g *ir.Graph) (*graphState, error) {
 				return nil, err
 			}
 			if holds {
-				s.res.Asserts = append(s.res.Asserts, qualify(path, n.Name))
+				s.res.Asserts = append(s.res.Asserts, ir.PathName(path, n.Name))
 				continue
 			}
 		case condTarget:
@@ -84,7 +84,7 @@ func (s *specializer) graph(path string, g *ir.Graph) (*graphState, error) {
 		}
 		for _, sub := range n.SubGraphs() {
 			if sub.Graph != nil && !s.done[sub.Graph] {
-				if _, err := s.graph(qualify(path, n.Name+"."+sub.Name), sub.Graph); err != nil {
+				if _, err := s.graph(ir.SubgraphPath(path, n.Name, sub.Name), sub.Graph); err != nil {
 					return nil, err
 				}
 			}
@@ -144,7 +144,7 @@ func (s *specializer) dropFolded(st *graphState, nodes []*ir.Node) []*ir.Node {
 			kept = append(kept, n)
 			continue
 		}
-		s.res.Folded = append(s.res.Folded, qualify(st.path, n.Name))
+		s.res.Folded = append(s.res.Folded, ir.PathName(st.path, n.Name))
 		for _, o := range n.OutputNames() {
 			delete(st.g.SymIntValues, o)
 			delete(st.g.SymBoolValues, o)
@@ -165,7 +165,7 @@ func (s *specializer) assert(path string, n *ir.Node) (holds bool, err error) {
 	if len(n.Inputs) == 0 {
 		return false, nil
 	}
-	where := qualify(path, n.Name)
+	where := ir.PathName(path, n.Name)
 	if n.Target == assertScalarTarget {
 		ok, constant := truth(&n.Inputs[0].Arg)
 		if !constant {
