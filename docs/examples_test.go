@@ -79,10 +79,11 @@ func example(args []string) (string, error) {
 			return "", err
 		}
 		defer a.Close()
-		s, err := inspect.SummarizeArchive(a, demo.Options())
+		l, err := a.Lowered()
 		if err != nil {
 			return "", err
 		}
+		s := inspect.SummarizeLowered(l, demo.Options())
 		err = s.WriteText(&sb, args[1]+".pt2")
 		return sb.String(), err
 	case "profile-file":

@@ -25,10 +25,7 @@ func TestLoweredArchive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := inspect.SummarizeArchive(pt2.FromLowered(res.Lowered, nil), inspect.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := inspect.SummarizeLowered(res.Lowered, inspect.Options{})
 	if len(s.Modules) != 1 || s.Modules[0].Backend != "tensor-only" || s.Ops["higher_order.executorch_call_delegate"] != 1 {
 		t.Fatalf("modules %+v, ops %v", s.Modules, s.Ops)
 	}
