@@ -15,26 +15,13 @@ import (
 	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/npy"
 	"github.com/seam-rt/seam/partition"
-	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/runtime"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
 	"github.com/seam-rt/seam/verify"
 )
 
-func load(t *testing.T, model string) *ir.Program {
-	t.Helper()
-	a, err := pt2.Open(fixtures.Model(model))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	p, err := a.Program()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+func load(t *testing.T, model string) *ir.Program { return fixtures.Load(t, fixtures.Model(model)) }
 
 // TestRounds: under exclude, tensor-only refuses gpt2_tiny's SymInt
 // placeholders, so the first proposal loses the nodes that read them and

@@ -10,7 +10,6 @@ import (
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/lower"
-	"github.com/seam-rt/seam/pt2"
 )
 
 // loadLlama reads the Llama-style decoder of fixtures/extra (see
@@ -18,17 +17,7 @@ import (
 // grouped-query attention whose repeat_kv is expand + clone + view,
 // symbolic sequence length s0.
 func loadLlama(t testing.TB) *ir.Program {
-	t.Helper()
-	a, err := pt2.Open(filepath.Join(fixtures.ExtraDir("llama_tiny"), "model.pt2"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	p, err := a.Program()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return fixtures.Load(t, filepath.Join(fixtures.ExtraDir("llama_tiny"), "model.pt2"))
 }
 
 // moduleOf maps each original node to the lowered module that took it.

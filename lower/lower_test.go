@@ -19,19 +19,7 @@ import (
 	"github.com/seam-rt/seam/pt2"
 )
 
-func load(t testing.TB, name string) *ir.Program {
-	t.Helper()
-	a, err := pt2.Open(fixtures.Model(name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	p, err := a.Program()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+func load(t testing.TB, name string) *ir.Program { return fixtures.Load(t, fixtures.Model(name)) }
 
 func lowerWith(t *testing.T, model, prof string, pol lower.Policy) (*lower.Result, error) {
 	t.Helper()

@@ -11,7 +11,6 @@ import (
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
-	"github.com/seam-rt/seam/pt2"
 )
 
 // plainBoundary is what crosses partition k's cut, worked out the plain
@@ -81,14 +80,7 @@ func TestBoundaries(t *testing.T) {
 	}
 	checked := 0
 	for name, dir := range dirs {
-		a, err := pt2.Open(filepath.Join(dir, "model.pt2"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := a.Program()
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := fixtures.Load(t, filepath.Join(dir, "model.pt2"))
 		for _, prof := range []string{"reference", "tensor-only", "matmul-only"} {
 			b, _ := backend.Builtin(prof)
 			plan, err := ProposeProgram(p, b, GraphOptions{})
@@ -113,7 +105,6 @@ func TestBoundaries(t *testing.T) {
 				}
 			})
 		}
-		a.Close()
 	}
 	if checked < 50 {
 		t.Errorf("only %d partitions checked", checked)
@@ -123,12 +114,7 @@ func TestBoundaries(t *testing.T) {
 // TestProposeProgramExcludesNested: nodes of nested graphs are excluded by
 // path and name, and only there.
 func TestProposeProgramExcludesNested(t *testing.T) {
-	a, err := pt2.Open(fixtures.Model("cond"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	p, _ := a.Program()
+	p := fixtures.Load(t, fixtures.Model("cond"))
 	prof, _ := backend.Builtin("tensor-only")
 	plan, err := ProposeProgram(p, prof, GraphOptions{})
 	if err != nil {
