@@ -83,7 +83,11 @@ func TimeRun(model, dir string, threads, minRuns int, minTime time.Duration) (me
 		return 0, 0, 0, err
 	}
 	defer a.Close()
-	p, err := runtime.LoadArchiveWith(a, runtime.Options{Threads: threads})
+	l, err := a.Lowered()
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	p, err := runtime.LoadLowered(l, runtime.Options{Threads: threads})
 	if err != nil {
 		return 0, 0, 0, err
 	}

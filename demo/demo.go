@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/inspect"
 	"github.com/seam-rt/seam/ir"
@@ -109,7 +110,7 @@ func Run(ctx context.Context) (*Result, error) {
 	r.Naive = naiveCut(ctx, p, prof, inputs)
 	for _, pol := range lower.Policies() {
 		pr := PolicyResult{Policy: pol, Crossings: map[string]int{}}
-		res, err := lower.Lower(p, prof, lower.Options{Policy: pol})
+		res, err := delegate.Program(p, prof, delegate.Options{Policy: pol})
 		if err != nil {
 			var refusal *lower.Error
 			if !errors.As(err, &refusal) {
@@ -138,7 +139,7 @@ func Run(ctx context.Context) (*Result, error) {
 				}
 			}
 		}
-		prog, err := runtime.LoadArchive(res.Archive())
+		prog, err := runtime.LoadLowered(res.Lowered, runtime.Options{})
 		if err != nil {
 			return nil, err
 		}
@@ -182,12 +183,11 @@ func naiveCut(ctx context.Context, p *ir.Program, prof *backend.Profile, inputs 
 	relaxed := *prof
 	relaxed.Name += "-naive" // a name of its own: lowering refuses a registered name with another contract
 	relaxed.Placeholders = backend.Placeholders{SymInt: backend.Scalar, SymBool: backend.Scalar, SymFloat: backend.Scalar}
-	res, err := lower.Lower(p, &relaxed, lower.Options{Policy: lower.Fail})
+	res, err := delegate.Program(p, &relaxed, delegate.Options{Policy: lower.Fail})
 	if err != nil {
 		n.RunError = err.Error()
 		return n
 	}
-	a := res.Archive()
 	real, _ := backend.Builtin(prof.Name)
 	for _, m := range res.Modules {
 		g := m.Program.Graph
@@ -197,10 +197,9 @@ func naiveCut(ctx context.Context, p *ir.Program, prof *backend.Profile, inputs 
 				n.Placeholders = append(n.Placeholders, fmt.Sprintf("%s: %s: %q (%s)", m.Name, in, ann, t))
 			}
 		}
-		rec := a.Delegates[m.Name]
-		rec.Backend, rec.Profile = real.Name, mustJSON(real)
+		m.Delegate.Backend, m.Delegate.Contract = real.Name, mustJSON(real)
 	}
-	prog, err := runtime.LoadArchive(a)
+	prog, err := runtime.LoadLowered(res.Lowered, runtime.Options{})
 	if err == nil {
 		_, err = prog.Run(ctx, inputs)
 	}

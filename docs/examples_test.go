@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/demo"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/inspect"
@@ -78,10 +79,11 @@ func example(args []string) (string, error) {
 			return "", err
 		}
 		defer a.Close()
-		s, err := inspect.SummarizeArchive(a, demo.Options())
+		l, err := a.Lowered()
 		if err != nil {
 			return "", err
 		}
+		s := inspect.SummarizeLowered(l, demo.Options())
 		err = s.WriteText(&sb, args[1]+".pt2")
 		return sb.String(), err
 	case "profile-file":
@@ -128,7 +130,7 @@ func example(args []string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		res, err := lower.Lower(p, prof, lower.Options{Policy: pol})
+		res, err := delegate.Program(p, prof, delegate.Options{Policy: pol})
 		if args[0] == "lower-error" {
 			var refusal *lower.Error
 			if !errors.As(err, &refusal) {

@@ -32,11 +32,12 @@ func TestGetitemsMatchGraphTxt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := inspect.SummarizeArchive(a, inspect.Options{})
-		a.Close()
+		l, err := a.Lowered()
 		if err != nil {
 			t.Fatal(err)
 		}
+		s := inspect.SummarizeLowered(l, inspect.Options{})
+		a.Close()
 		if s.Nodes != calls || s.Getitems != getitems {
 			t.Errorf("%s: %d nodes and %d folded getitems, graph.txt has %d calls and %d getitems", name, s.Nodes, s.Getitems, calls, getitems)
 		}

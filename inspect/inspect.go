@@ -10,7 +10,6 @@ import (
 
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/irtext"
-	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/sym"
 )
 
@@ -45,26 +44,20 @@ type Module struct {
 	WeightBytes    int64             `json:"weight_bytes"`
 }
 
-// SummarizeArchive summarises an archive's main program and, for a lowered
+// SummarizeLowered summarises a program's main program and, for a lowered
 // program, each of its modules.
-func SummarizeArchive(a *pt2.Archive, opt Options) (*Summary, error) {
-	p, err := a.Program()
-	if err != nil {
-		return nil, err
-	}
-	s := Summarize(p, opt)
-	for _, name := range a.ModelNames() {
-		if name == pt2.MainModel {
-			continue
-		}
-		ms := Summarize(a.Programs[name], opt)
+func SummarizeLowered(l *ir.Lowered, opt Options) *Summary {
+	s := Summarize(l.Main, opt)
+	for _, name := range l.ModuleNames() {
+		lm := l.Modules[name]
+		ms := Summarize(lm.Program, opt)
 		m := Module{Name: name, Inputs: ms.Inputs, Outputs: ms.Outputs, Ops: ms.Ops, Nodes: ms.Nodes, WeightBytes: ms.WeightBytes}
-		if d, ok := a.Delegates[name]; ok {
+		if d := lm.Delegate; d != nil {
 			m.Backend, m.CompileOptions = d.Backend, d.CompileOptions
 		}
 		s.Modules = append(s.Modules, m)
 	}
-	return s, nil
+	return s
 }
 
 // Value is one graph input or output.

@@ -35,10 +35,11 @@ func TestInspectDoesNotReadWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := inspect.SummarizeArchive(a, inspect.Options{})
+	l, err := a.Lowered()
 	if err != nil {
 		t.Fatal(err)
 	}
+	s := inspect.SummarizeLowered(l, inspect.Options{})
 	if s.WeightBytes == 0 {
 		t.Fatal("no weights")
 	}

@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/inspect"
-	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/pt2"
 )
 
@@ -21,14 +21,11 @@ func TestLoweredArchive(t *testing.T) {
 	defer a.Close()
 	p, _ := a.Program()
 	prof, _ := backend.Builtin("tensor-only")
-	res, err := lower.Lower(p, prof, lower.Options{})
+	res, err := delegate.Program(p, prof, delegate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := inspect.SummarizeArchive(res.Archive(), inspect.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := inspect.SummarizeLowered(res.Lowered, inspect.Options{})
 	if len(s.Modules) != 1 || s.Modules[0].Backend != "tensor-only" || s.Ops["higher_order.executorch_call_delegate"] != 1 {
 		t.Fatalf("modules %+v, ops %v", s.Modules, s.Ops)
 	}

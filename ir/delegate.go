@@ -13,3 +13,62 @@ func (n *Node) DelegateModule() (string, bool) {
 	}
 	return n.Inputs[0].Arg.Str, true
 }
+
+// Lowered is a lowered program: the parent program, whose delegate calls
+// name lowered modules, and those modules. Package lower makes one, pt2
+// writes and reads it (the parent as the archive's main program), verify
+// checks it and runtime runs it. A program nothing was delegated from is
+// a Lowered without modules.
+type Lowered struct {
+	Main *Program
+	// Modules are the lowered modules by name, as delegate calls name them.
+	Modules map[string]*LoweredModule
+}
+
+// LoweredModule is one lowered module: the partition as a program of its
+// own, and its delegate record.
+type LoweredModule struct {
+	Program *Program
+	// Delegate is nil when the module has no record (an archive can lack
+	// one): verify reports it, and the runtime refuses to call the module.
+	Delegate *Delegate
+}
+
+// Delegate is a lowered module's record: the backend that runs it, how it
+// is compiled, the contract it was lowered under and what the backend made
+// of it when lowering, if anything.
+type Delegate struct {
+	Backend        string
+	CompileOptions map[string]string
+	// Contract is the backend's declared contract as lowering used it (a
+	// backend profile in its JSON form), so that a module can be checked
+	// and run even for a backend described only in a profile file. The
+	// registered backend's contract is the authority over it
+	// (backend.ContractAuthority).
+	Contract []byte
+	// Compiled is what the backend produced from the module at lowering
+	// time (ExecuTorch's processed_bytes), nil when it produced nothing;
+	// the module's program stays the authority on what it computes.
+	Compiled Blob
+}
+
+// ModuleNames lists the modules, sorted.
+func (l *Lowered) ModuleNames() []string { return SortedKeys(l.Modules) }
+
+// Called names the modules the main program's delegate calls name, in
+// any graph.
+func (l *Lowered) Called() map[string]bool {
+	called := map[string]bool{}
+	if l.Main == nil {
+		return called
+	}
+	_ = l.Main.Graph.Walk(func(_ string, g *Graph) error {
+		for _, n := range g.Nodes {
+			if name, ok := n.DelegateModule(); ok {
+				called[name] = true
+			}
+		}
+		return nil
+	})
+	return called
+}

@@ -13,5 +13,14 @@
 //
 // Names: every value in a graph is named (by its FX node name). Arguments
 // refer to values by name; a Graph's value tables give each name its
-// metadata (TensorValues, SymIntValues, ...).
+// metadata (TensorValues, SymIntValues, ...). Graph.DefUse indexes who
+// defines and who uses each value; nested graphs and their nodes are named
+// by path (SubgraphPath, PathName: `cond.true_graph_0.add`), as Walk
+// visits them.
+//
+// A lowered program is a Lowered: the parent Program, whose delegate calls
+// (DelegateTarget) name lowered modules, and each module's Program with its
+// Delegate record (backend, compile options, the contract it was lowered
+// under, and what the backend compiled from it, if anything). Package lower
+// makes one, pt2 writes and reads it, verify checks it and runtime runs it.
 package ir

@@ -457,29 +457,21 @@ func (e *encoder) hint(h *Hint) {
 	}
 }
 
-func (e *encoder) symInt(s SymInt) {
-	if s.Expr != nil {
-		e.union("as_expr", func() { e.symExpr(s.Expr) })
+// symUnion writes a SymInt, SymFloat or SymBool: its expression when it
+// has one, else the literal member (the decoder's symUnion reads both).
+func (e *encoder) symUnion(expr *SymExpr, literal string, lit func()) {
+	if expr != nil {
+		e.union("as_expr", func() { e.symExpr(expr) })
 		return
 	}
-	e.union("as_int", func() { e.int(s.Int) })
+	e.union(literal, lit)
 }
 
-func (e *encoder) symFloat(s SymFloat) {
-	if s.Expr != nil {
-		e.union("as_expr", func() { e.symExpr(s.Expr) })
-		return
-	}
-	e.union("as_float", func() { e.float(s.Float) })
-}
+func (e *encoder) symInt(s SymInt) { e.symUnion(s.Expr, "as_int", func() { e.int(s.Int) }) }
 
-func (e *encoder) symBool(s SymBool) {
-	if s.Expr != nil {
-		e.union("as_expr", func() { e.symExpr(s.Expr) })
-		return
-	}
-	e.union("as_bool", func() { e.bool(s.Bool) })
-}
+func (e *encoder) symFloat(s SymFloat) { e.symUnion(s.Expr, "as_float", func() { e.float(s.Float) }) }
+
+func (e *encoder) symBool(s SymBool) { e.symUnion(s.Expr, "as_bool", func() { e.bool(s.Bool) }) }
 
 // inputSpecTarget is the field naming a spec's state-dict or constant FQN.
 var inputSpecTarget = map[InputKind]string{

@@ -121,15 +121,6 @@ func (g *Graph) InputNames() []string {
 	return out
 }
 
-// Producers maps every value a node defines to that node.
-func (g *Graph) Producers() map[string]*Node {
-	m := make(map[string]*Node, len(g.Nodes))
-	for _, n := range g.Nodes {
-		n.ForEachOutputRef(func(s string) { m[s] = n })
-	}
-	return m
-}
-
 // ValueType classifies a value name by the table that describes it.
 type ValueType uint8
 
@@ -191,18 +182,33 @@ func (g *Graph) walk(path string, fn func(string, *Graph) error) error {
 	}
 	for _, n := range g.Nodes {
 		for _, sub := range n.SubGraphs() {
-			p := n.Name + "." + sub.Name
-			if path != "" {
-				p = path + "." + p
-			}
 			if sub.Graph != nil {
-				if err := sub.Graph.walk(p, fn); err != nil {
+				if err := sub.Graph.walk(SubgraphPath(path, n.Name, sub.Name), fn); err != nil {
 					return err
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// PathName names a node (or value) of the graph at path: its name at the
+// top level (path ""), `path.name` in a nested graph. Nested graphs are
+// named so too (SubgraphPath).
+func PathName(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+// SubgraphPath names the graph nested in node as its argument subgraph,
+// where node is in the graph at path parent: `cond.true_graph_0` below
+// the top level, `cond.true_graph_0.cond_1.false_graph_0` one level
+// deeper. Walk, plans, reports, lowering and the runtime name nested
+// graphs this way.
+func SubgraphPath(parent, node, subgraph string) string {
+	return PathName(PathName(parent, node), subgraph)
 }
 
 func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {

@@ -454,7 +454,7 @@ func floorDiv(a, b int) int {
 	return q
 }
 
-// poolGeometry reads kernel/stride/padding(/dilation) for 2-D pooling over
+// poolGeom is the kernel/stride/padding(/dilation) of 2-D pooling over
 // a 3-D or 4-D input.
 type poolGeom struct {
 	planes, h, w, oh, ow int

@@ -223,7 +223,35 @@ func intReduce(ctx *Context, x *tensor.Tensor, mask []bool, keep bool, dt tensor
 	return out, tensor.Copy(out, src)
 }
 
+// sumKernel and prodKernel are sum and prod: over dims (all of them when
+// absent), in the input's float dtype or int64 unless dtype says
+// otherwise; integers exactly, floats accumulated in float64.
 func sumKernel(dimArg, keepArg, dtypeArg int) Kernel {
+	return accumulateKernel(dimArg, keepArg, dtypeArg, false)
+}
+
+func prodKernel(dimArg, keepArg, dtypeArg int) Kernel {
+	return accumulateKernel(dimArg, keepArg, dtypeArg, true)
+}
+
+func accumulateKernel(dimArg, keepArg, dtypeArg int, product bool) Kernel {
+	// The reducer of a row of floats.
+	row := func(vs []float64) float64 {
+		s := 0.0
+		for _, v := range vs {
+			s += v
+		}
+		return s
+	}
+	if product {
+		row = func(vs []float64) float64 {
+			p := 1.0
+			for _, v := range vs {
+				p *= v
+			}
+			return p
+		}
+	}
 	return func(ctx *Context, args, out []value.Value) error {
 		x, err := argTensor(args, 0, "self")
 		if err != nil {
@@ -247,15 +275,9 @@ func sumKernel(dimArg, keepArg, dtypeArg int) Kernel {
 		}
 		var res *tensor.Tensor
 		if !dt.IsFloat() {
-			res, err = intReduce(ctx, x, mask, keep, dt, false)
+			res, err = intReduce(ctx, x, mask, keep, dt, product)
 		} else {
-			res, err = floatReduce(ctx, x, mask, keep, dt, func(row []float64) float64 {
-				s := 0.0
-				for _, v := range row {
-					s += v
-				}
-				return s
-			})
+			res, err = floatReduce(ctx, x, mask, keep, dt, row)
 		}
 		if err != nil {
 			return err
@@ -540,56 +562,6 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
-}
-
-func prodKernel(dimArg, keepArg, dtypeArg int) Kernel {
-	return func(ctx *Context, args, out []value.Value) error {
-		x, err := argTensor(args, 0, "self")
-		if err != nil {
-			return err
-		}
-		var dims []int
-		keep := false
-		if dimArg >= 0 {
-			d, err := argInt(args, dimArg, "dim")
-			if err != nil {
-				return err
-			}
-			dims = []int{d}
-			if keep, err = argBool(args, keepArg, "keepdim"); err != nil {
-				return err
-			}
-		}
-		def := x.DType()
-		if !def.IsFloat() {
-			def = tensor.Int64
-		}
-		dt, err := argDType(args, dtypeArg, "dtype", def)
-		if err != nil {
-			return err
-		}
-		mask, err := reduceDims(ctx, x, dims)
-		if err != nil {
-			return err
-		}
-		var res *tensor.Tensor
-		if !dt.IsFloat() {
-			res, err = intReduce(ctx, x, mask, keep, dt, true)
-		} else {
-			res, err = floatReduce(ctx, x, mask, keep, dt, func(row []float64) float64 {
-				p := 1.0
-				for _, v := range row {
-					p *= v
-				}
-				return p
-			})
-		}
-		if err != nil {
-			return err
-		}
-		out[0] = value.FromTensor(res)
-		return nil
-	}
 }
 
 func variance(row []float64, correction float64) (float64, float64) {

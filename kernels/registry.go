@@ -78,24 +78,12 @@ func Targets() []string {
 	return out
 }
 
-var executorOwned = map[string]bool{
-	"aten.sym_size.int": true, "aten.sym_numel.default": true, "aten.sym_stride.int": true,
-	"aten.sym_storage_offset.default": true, "aten._assert_scalar.default": true,
-	"aten.sym_constrain_range.default": true, "aten.sym_constrain_range_for_size.default": true,
-}
-
 // ExecutorOwned reports targets that the executor runs itself rather than
-// through a kernel: symbolic size queries, Python scalar functions,
-// runtime asserts on scalars and higher-order ops.
+// through a kernel (ops.Schema.ExecutorOwned): symbolic size queries,
+// Python scalar functions, runtime asserts on scalars and higher-order ops.
 func ExecutorOwned(target string) bool {
-	target = strings.TrimPrefix(target, "torch.ops.")
-	if executorOwned[target] {
-		return true
-	}
-	if s, ok := ops.Lookup(target); ok && s.Kind != ops.ATen {
-		return true
-	}
-	return false
+	s, ok := ops.Lookup(target)
+	return ok && s.ExecutorOwned()
 }
 
 // Missing lists, sorted and without duplicates, the targets that neither

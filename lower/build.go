@@ -33,29 +33,34 @@ type moduleIO struct {
 
 // build rewrites the graph: each partition becomes a lowered module and a
 // delegate call in its place.
-func (gc *graphCut) build(p *plan, d *decisions, excluded map[string]bool) error {
-	ios := make([]*moduleIO, len(p.parts))
-	for k := range p.parts {
-		ios[k] = gc.moduleIO(p, d, k)
-		p.label[k] = ios[k].name
+func (gc *graphCut) build() error {
+	d := gc.dec
+	parts := gc.plan.Partitions
+	ios := make([]*moduleIO, len(parts))
+	for k := range parts {
+		ios[k] = gc.moduleIO(k)
+		gc.label[k] = ios[k].name
 	}
-	gc.lw.res.Crossings = append(gc.lw.res.Crossings, gc.excludedReports...)
+	for _, e := range gc.earlier {
+		gc.lw.res.Crossings = append(gc.lw.res.Crossings, e.Crossing)
+	}
 	for _, k := range sortedKeys(d.in) {
-		gc.lw.res.Crossings = append(gc.lw.res.Crossings, gc.inCrossing(p, d.in[k]))
+		gc.lw.res.Crossings = append(gc.lw.res.Crossings, gc.inCrossing(d.in[k]))
 	}
 	for _, k := range sortedKeys(d.out) {
-		gc.lw.res.Crossings = append(gc.lw.res.Crossings, gc.outCrossing(p, d.out[k]))
+		gc.lw.res.Crossings = append(gc.lw.res.Crossings, gc.outCrossing(d.out[k]))
 	}
-	calls := make([]*ir.Node, len(p.parts))
-	for k := range p.parts {
-		m, err := gc.buildModule(p, ios[k], k)
+	calls := make([]*ir.Node, len(parts))
+	for k := range parts {
+		m, err := gc.buildModule(ios[k], k)
 		if err != nil {
 			return err
 		}
 		gc.lw.res.Modules = append(gc.lw.res.Modules, m)
+		gc.lw.res.Lowered.Modules[m.Name] = m.LoweredModule
 		calls[k] = gc.callNode(ios[k])
 	}
-	return gc.rewriteParent(p, d, ios, calls)
+	return gc.rewriteParent(ios, calls)
 }
 
 // sortedKeys orders decisions by partition, then by the order values
@@ -91,7 +96,8 @@ func (gc *graphCut) moduleName() string {
 	}
 }
 
-func (gc *graphCut) moduleIO(p *plan, d *decisions, k int) *moduleIO {
+func (gc *graphCut) moduleIO(k int) *moduleIO {
+	d := gc.dec
 	io := &moduleIO{name: gc.moduleName(), takenOver: map[string]bool{}, replace: map[string]ir.Argument{},
 		boxes: map[string]ir.ValueType{}}
 	prof := gc.lw.prof
@@ -108,7 +114,8 @@ func (gc *graphCut) moduleIO(p *plan, d *decisions, k int) *moduleIO {
 			io.head = append(io.head, c)
 		}
 	}
-	for _, v := range p.ins[k] {
+	for _, b := range gc.ins(k) {
+		v := b.Name
 		if dec, ok := d.in[key(k, v)]; ok {
 			switch dec.how {
 			case doRederive, doHoist:
@@ -129,7 +136,7 @@ func (gc *graphCut) moduleIO(p *plan, d *decisions, k int) *moduleIO {
 		owned := spec != nil && prof.OwnsWeights &&
 			(spec.Kind == ir.InputParameter || spec.Kind == ir.InputBuffer || spec.Kind == ir.InputTensorConstant)
 		if spec != nil && spec.Kind == ir.InputBuffer && gc.mutated[v] != "" {
-			owned = prof.OwnsBuffers && gc.canTakeOver(p, k, v)
+			owned = prof.OwnsBuffers && gc.canTakeOver(k, v)
 			if owned {
 				io.takenOver[v] = true
 				io.mutations = append(io.mutations, gc.mutated[v])
@@ -151,8 +158,9 @@ func (gc *graphCut) moduleIO(p *plan, d *decisions, k int) *moduleIO {
 	for _, m := range io.mutations {
 		mutation[m] = true
 	}
-	for _, v := range p.outsRaw[k] {
-		if mutation[v] && !gc.usedOutsideBesidesMutation(p, k, v) {
+	for _, b := range gc.outs(k) {
+		v := b.Name
+		if mutation[v] && !gc.usedOutsideBesidesMutation(k, v) {
 			continue
 		}
 		if !isSymbolic(gc.typeOf(v)) {
@@ -176,24 +184,24 @@ func (gc *graphCut) moduleIO(p *plan, d *decisions, k int) *moduleIO {
 
 // canTakeOver: a mutated buffer moves into the module when only the
 // module reads it and the module computes its new value.
-func (gc *graphCut) canTakeOver(p *plan, k int, buf string) bool {
-	for _, u := range gc.users[buf] {
-		if p.part[u] != k {
+func (gc *graphCut) canTakeOver(k int, buf string) bool {
+	for _, u := range gc.users(buf) {
+		if gc.part(u) != k {
 			return false
 		}
 	}
 	if gc.outUseOtherThanMutation(buf) {
 		return false
 	}
-	i := gc.producer[gc.mutated[buf]]
-	return i >= 0 && p.part[i] == k
+	i := gc.producer(gc.mutated[buf])
+	return i >= 0 && gc.part(i) == k
 }
 
 // usedOutsideBesidesMutation: v is used outside k other than as the value
 // written back to a buffer.
-func (gc *graphCut) usedOutsideBesidesMutation(p *plan, k int, v string) bool {
-	for _, u := range gc.users[v] {
-		if p.part[u] != k {
+func (gc *graphCut) usedOutsideBesidesMutation(k int, v string) bool {
+	for _, u := range gc.users(v) {
+		if gc.part(u) != k {
 			return true
 		}
 	}
@@ -202,7 +210,7 @@ func (gc *graphCut) usedOutsideBesidesMutation(p *plan, k int, v string) bool {
 
 func (gc *graphCut) outUseOtherThanMutation(v string) bool {
 	if gc.prog == nil {
-		return gc.outUse[v]
+		return gc.outUse(v)
 	}
 	for i, o := range gc.prog.Signature.Outputs {
 		if o.Kind == ir.OutputBufferMutation {

@@ -25,7 +25,7 @@ func (e *BugError) Error() string {
 // backend's contract, as a reader of the written archive would. Lowering
 // never assumes it got this right.
 func (lw *lowerer) check() error {
-	if vs := verify.Errors(verify.Archive(lw.res.Archive())); len(vs) > 0 {
+	if vs := verify.Errors(verify.Lowered(lw.res.Lowered)); len(vs) > 0 {
 		return &BugError{Violations: vs}
 	}
 	return nil

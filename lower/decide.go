@@ -2,11 +2,11 @@ package lower
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/partition"
 )
 
 // inDecision says how a symbolic value reaches the inside of a partition.
@@ -23,6 +23,8 @@ type inDecision struct {
 	box     string
 	dropped []string
 	detail  string
+	// why says why the ways tried before exclude failed.
+	why []string
 }
 
 // outDecision says how a symbolic value made inside a partition reaches
@@ -38,6 +40,7 @@ type outDecision struct {
 	box     string
 	dropped []string
 	detail  string
+	why     []string
 }
 
 // decided is what a decision says, for judgements: how, and why.
@@ -63,25 +66,25 @@ func (d *outDecision) outcome() *decided {
 type decisions struct {
 	in  map[[2]any]*inDecision // by (partition, value)
 	out map[[2]any]*outDecision
-	// exclude lists nodes to take out of partitions; when set, the
-	// partitions are proposed again.
-	exclude   []string
-	crossings []Crossing
+	// exclusions are the crossings whose nodes go to the parent; when
+	// there are any, the partitions must be proposed again.
+	exclusions []Exclusion
 }
 
 func key(part int, v string) [2]any { return [2]any{part, v} }
 
 // decide chooses, for every symbolic value crossing a cut, how it crosses.
-func (gc *graphCut) decide(p *plan) (*decisions, error) {
+func (gc *graphCut) decide() (*decisions, error) {
 	d := &decisions{in: map[[2]any]*inDecision{}, out: map[[2]any]*outDecision{}}
 	gc.emitters = map[int]*emitter{}
 	needInParent := map[string]bool{}
-	for k := range p.parts {
-		for _, v := range p.ins[k] {
-			if !isSymbolic(gc.typeOf(v)) {
+	for k := range gc.plan.Partitions {
+		for _, b := range gc.ins(k) {
+			if !b.Symbolic() {
 				continue
 			}
-			dec, err := gc.decideIn(p, k, v)
+			v := b.Name
+			dec, err := gc.decideIn(k, v)
 			if gc.onDecision != nil {
 				gc.onDecision(k, v, true, dec.outcome(), err)
 				if err != nil {
@@ -96,17 +99,17 @@ func (gc *graphCut) decide(p *plan) (*decisions, error) {
 			case doPass, doBox:
 				needInParent[v] = true
 			case doExclude:
-				d.exclude = append(d.exclude, dec.dropped...)
-				d.crossings = append(d.crossings, gc.inCrossing(p, dec))
+				d.exclusions = append(d.exclusions, Exclusion{Graph: gc.path, Crossing: gc.inCrossing(dec), Why: dec.why})
 			}
 		}
 	}
-	for k := range p.parts {
-		for _, v := range p.outsRaw[k] {
-			if !isSymbolic(gc.typeOf(v)) || !gc.neededInParent(p, k, v, needInParent) {
+	for k := range gc.plan.Partitions {
+		for _, b := range gc.outs(k) {
+			if !b.Symbolic() || !gc.neededInParent(b, needInParent) {
 				continue
 			}
-			dec, err := gc.decideOut(p, k, v)
+			v := b.Name
+			dec, err := gc.decideOut(k, v)
 			if gc.onDecision != nil {
 				gc.onDecision(k, v, false, dec.outcome(), err)
 				if err != nil {
@@ -118,24 +121,22 @@ func (gc *graphCut) decide(p *plan) (*decisions, error) {
 			}
 			d.out[key(k, v)] = dec
 			if dec.how == doExclude {
-				d.exclude = append(d.exclude, dec.dropped...)
-				d.crossings = append(d.crossings, gc.outCrossing(p, dec))
+				d.exclusions = append(d.exclusions, Exclusion{Graph: gc.path, Crossing: gc.outCrossing(dec), Why: dec.why})
 			}
 		}
 	}
-	slices.Sort(d.exclude)
-	d.exclude = slices.Compact(d.exclude)
 	return d, nil
 }
 
-// neededInParent: the parent must hold v if a parent node or the graph
-// output uses it, or a partition receives it from the parent.
-func (gc *graphCut) neededInParent(p *plan, k int, v string, viaParent map[string]bool) bool {
-	if gc.outUse[v] || viaParent[v] {
+// neededInParent: the parent must hold a value a partition makes if a
+// parent node or the graph output uses it, or a partition receives it
+// from the parent.
+func (gc *graphCut) neededInParent(b partition.BoundaryValue, viaParent map[string]bool) bool {
+	if b.GraphOutput || viaParent[b.Name] {
 		return true
 	}
-	for _, u := range gc.users[v] {
-		if p.part[u] < 0 {
+	for _, u := range b.Users {
+		if gc.part(u) < 0 {
 			return true
 		}
 	}
@@ -161,13 +162,13 @@ func (gc *graphCut) canBox(v string) bool {
 	return gc.lw.prof.AcceptsTensor(backend.BoxDType(t), 0)
 }
 
-func (gc *graphCut) decideIn(p *plan, k int, v string) (*inDecision, error) {
+func (gc *graphCut) decideIn(k int, v string) (*inDecision, error) {
 	var why []string
 	for _, how := range gc.lw.opt.Policy.chain(gc.lw.prof, gc.typeOf(v)) {
 		dec := &inDecision{value: v, part: k, how: how}
 		switch how {
 		case doRederive:
-			lit, nodes, err := gc.rederive(v, gc.emitterFor(p, k))
+			lit, nodes, err := gc.rederive(v, gc.emitterFor(k))
 			if err != nil {
 				why = append(why, "rederive: "+err.Error())
 				continue
@@ -175,7 +176,7 @@ func (gc *graphCut) decideIn(p *plan, k int, v string) (*inDecision, error) {
 			dec.added, dec.replace = nodes, lit
 			dec.detail = "recomputed from the sizes of tensors the module receives"
 		case doHoist:
-			nodes, err := gc.hoistInto(p, k, v)
+			nodes, err := gc.hoistInto(k, v)
 			if err != nil {
 				why = append(why, "hoist: "+err.Error())
 				continue
@@ -197,25 +198,25 @@ func (gc *graphCut) decideIn(p *plan, k int, v string) (*inDecision, error) {
 			dec.added = []*created{gc.unboxNode(v, dec.box)}
 			dec.detail = fmt.Sprintf("passed as a rank-0 %s tensor and unboxed inside", backend.BoxDType(gc.typeOf(v)).Short())
 		case doExclude:
-			for _, u := range gc.users[v] {
-				if p.part[u] == k {
+			for _, u := range gc.users(v) {
+				if gc.part(u) == k {
 					dec.dropped = append(dec.dropped, gc.g.Nodes[u].Name)
 				}
 			}
-			dec.detail = "its consumers are left to the parent"
+			dec.detail, dec.why = "its consumers are left to the parent", why
 		}
 		return dec, nil
 	}
-	return nil, gc.refusal(p, k, v, true, why)
+	return nil, gc.refusal(k, v, true, why)
 }
 
-func (gc *graphCut) decideOut(p *plan, k int, v string) (*outDecision, error) {
+func (gc *graphCut) decideOut(k int, v string) (*outDecision, error) {
 	var why []string
 	for _, how := range gc.lw.opt.Policy.chain(gc.lw.prof, gc.typeOf(v)) {
 		dec := &outDecision{value: v, part: k, how: how}
 		switch how {
 		case doRederive:
-			lit, nodes, err := gc.rederive(v, gc.emitterFor(p, -1))
+			lit, nodes, err := gc.rederive(v, gc.emitterFor(-1))
 			if err != nil {
 				why = append(why, "rederive: "+err.Error())
 				continue
@@ -229,7 +230,7 @@ func (gc *graphCut) decideOut(p *plan, k int, v string) (*outDecision, error) {
 			dec.added = nodes
 			dec.detail = "recomputed in the parent from the sizes of its inputs"
 		case doHoist:
-			nodes, err := gc.hoistToParent(p, v)
+			nodes, err := gc.hoistToParent(v)
 			if err != nil {
 				why = append(why, "hoist: "+err.Error())
 				continue
@@ -252,29 +253,29 @@ func (gc *graphCut) decideOut(p *plan, k int, v string) (*outDecision, error) {
 			dec.added = []*created{gc.unboxNode(v, dec.box)}
 			dec.detail = fmt.Sprintf("returned as a rank-0 %s tensor and unboxed in the parent", backend.BoxDType(gc.typeOf(v)).Short())
 		case doExclude:
-			dec.dropped = []string{gc.g.Nodes[gc.producer[v]].Name}
-			dec.detail = "its producer is left to the parent"
+			dec.dropped = []string{gc.g.Nodes[gc.producer(v)].Name}
+			dec.detail, dec.why = "its producer is left to the parent", why
 		}
 		return dec, nil
 	}
-	return nil, gc.refusal(p, k, v, false, why)
+	return nil, gc.refusal(k, v, false, why)
 }
 
 // refusal explains why no allowed policy could take v across.
-func (gc *graphCut) refusal(p *plan, k int, v string, into bool, why []string) error {
+func (gc *graphCut) refusal(k int, v string, into bool, why []string) error {
 	consumer := ""
-	for _, u := range gc.users[v] {
-		if (into && p.part[u] == k) || (!into && p.part[u] != k) {
+	for _, u := range gc.users(v) {
+		if (into && gc.part(u) == k) || (!into && gc.part(u) != k) {
 			consumer = gc.g.Nodes[u].Name
 			break
 		}
 	}
-	if consumer == "" && gc.outUse[v] {
+	if consumer == "" && gc.outUse(v) {
 		consumer = "the graph output"
 	}
-	dir := fmt.Sprintf("into the %s", p.region(k))
+	dir := fmt.Sprintf("into the %s", gc.region(k))
 	if !into {
-		dir = fmt.Sprintf("out of the %s", p.region(k))
+		dir = fmt.Sprintf("out of the %s", gc.region(k))
 	}
 	mode := "policy " + gc.lw.opt.Policy.String()
 	if gc.lw.prof.FullGraph {
@@ -289,11 +290,11 @@ func (gc *graphCut) refusal(p *plan, k int, v string, into bool, why []string) e
 }
 
 // tensorInputs lists a partition's tensor inputs in order of first use.
-func (gc *graphCut) tensorInputs(p *plan, k int) []string {
+func (gc *graphCut) tensorInputs(k int) []string {
 	var out []string
-	for _, v := range p.ins[k] {
-		if gc.typeOf(v) == ir.ValueTensor {
-			out = append(out, v)
+	for _, b := range gc.ins(k) {
+		if b.Type == ir.ValueTensor {
+			out = append(out, b.Name)
 		}
 	}
 	return out

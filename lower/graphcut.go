@@ -4,60 +4,55 @@ import (
 	"fmt"
 
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/partition"
 )
 
-// graphCut holds what lowering one graph needs to know about it.
+// graphCut holds what lowering one graph of a plan needs to know about it.
 type graphCut struct {
 	lw   *lowerer
+	plan *partition.Plan
 	path string
+	// g is lowering's copy of plan.Graph, rewritten in place; node
+	// indices and names are the plan's.
 	g    *ir.Graph
 	prog *ir.Program // nil for nested graphs: no specs, no weights
-	// producer maps each value to the index of the node defining it; graph
-	// inputs map to -1.
-	producer map[string]int
-	// users lists, per value, the nodes using it, ascending.
-	users map[string][]int
-	// outUse marks values the graph's outputs use.
-	outUse map[string]bool
+	// uses is the plan's index of g's values (as proposed).
+	uses *ir.DefUse
+	// label names each partition in reports (before modules are named,
+	// "partition at NODE"; the module's name once built).
+	label []string
 	// specOf maps a placeholder to its input spec (top level only).
 	specOf map[string]*ir.InputSpec
 	// mutated maps a buffer placeholder to the value written back to it.
 	mutated map[string]string
-	// excludedReports keeps what earlier rounds excluded.
-	excludedReports []Crossing
+	// earlier are the exclusions earlier rounds made in this graph.
+	earlier []Exclusion
+	// dec is what decide chose for this plan.
+	dec *decisions
 	// inBoxes and outBoxes name the box tensors of values boxed into and
 	// out of partitions.
 	inBoxes, outBoxes map[string]string
-	// emitters hold, per region of the current plan, the scalar nodes
-	// rederiving has made (see emitterFor).
+	// emitters hold, per region, the scalar nodes rederiving has made (see
+	// emitterFor).
 	emitters map[int]*emitter
 	// onDecision, when set, hears every decision decide makes (or could
 	// not make, then decide goes on): Judge's way in.
 	onDecision func(part int, value string, into bool, d *decided, err error)
 }
 
-func newGraphCut(lw *lowerer, path string, g *ir.Graph, prog *ir.Program) *graphCut {
+func newGraphCut(lw *lowerer, plan *partition.Plan, g *ir.Graph, prog *ir.Program) *graphCut {
 	gc := &graphCut{
-		lw: lw, path: path, g: g, prog: prog,
-		producer: map[string]int{}, users: map[string][]int{}, outUse: map[string]bool{},
+		lw: lw, plan: plan, path: plan.Path, g: g, prog: prog, uses: plan.Uses,
 		specOf: map[string]*ir.InputSpec{}, mutated: map[string]string{},
 		inBoxes: map[string]string{}, outBoxes: map[string]string{},
 	}
-	for _, n := range g.InputNames() {
-		gc.producer[n] = -1
+	for _, nodes := range plan.Partitions {
+		gc.label = append(gc.label, fmt.Sprintf("partition at %s", g.Nodes[nodes[0]].Name))
 	}
-	for i, n := range g.Nodes {
-		n.ForEachOutputRef(func(s string) { gc.producer[s] = i })
-		seen := map[string]bool{}
-		n.ForEachInputRef(func(s string) {
-			if !seen[s] {
-				seen[s] = true
-				gc.users[s] = append(gc.users[s], i)
-			}
-		})
-	}
-	for i := range g.Outputs {
-		g.Outputs[i].ForEachRef(func(s string) { gc.outUse[s] = true })
+	for _, e := range lw.opt.Excluded {
+		if e.Graph == plan.Path {
+			gc.earlier = append(gc.earlier, e)
+		}
 	}
 	if prog != nil {
 		for i := range prog.Signature.Inputs {
@@ -83,75 +78,36 @@ func newGraphCut(lw *lowerer, path string, g *ir.Graph, prog *ir.Program) *graph
 	return gc
 }
 
-// plan is one partition assignment and what crosses its cuts.
-type plan struct {
-	parts [][]int
-	// part gives each node's partition, -1 for the parent.
-	part []int
-	// ins lists each partition's inputs in order of first use (values
-	// defined outside it); outsRaw the values it defines that anything
-	// outside it uses, in order of definition.
-	ins, outsRaw [][]string
-	// label names each partition in reports before modules are named.
-	label []string
+// part is node i's partition, -1 for the parent.
+func (gc *graphCut) part(i int) int { return gc.plan.PartitionOf(i) }
+
+// producer is the node defining v, -1 for a graph input (or a value
+// nothing defines).
+func (gc *graphCut) producer(v string) int {
+	if i, ok := gc.uses.Producer(v); ok {
+		return i
+	}
+	return -1
 }
 
-func (gc *graphCut) analyze(parts [][]int) *plan {
-	p := &plan{parts: parts, part: make([]int, len(gc.g.Nodes))}
-	for i := range p.part {
-		p.part[i] = -1
-	}
-	for k, nodes := range parts {
-		for _, i := range nodes {
-			p.part[i] = k
-		}
-	}
-	p.ins = make([][]string, len(parts))
-	p.outsRaw = make([][]string, len(parts))
-	p.label = make([]string, len(parts))
-	for k, nodes := range parts {
-		p.label[k] = fmt.Sprintf("partition at %s", gc.g.Nodes[nodes[0]].Name)
-		seen := map[string]bool{}
-		for _, i := range nodes {
-			n := gc.g.Nodes[i]
-			n.ForEachInputRef(func(v string) {
-				if seen[v] {
-					return
-				}
-				if pi := gc.producer[v]; pi < 0 || p.part[pi] != k {
-					seen[v] = true
-					p.ins[k] = append(p.ins[k], v)
-				}
-			})
-			n.ForEachOutputRef(func(v string) {
-				if gc.usedOutside(p, k, v) {
-					p.outsRaw[k] = append(p.outsRaw[k], v)
-				}
-			})
-		}
-	}
-	return p
-}
+// users are the nodes using v, ascending.
+func (gc *graphCut) users(v string) []int { return gc.uses.Users(v) }
 
-// usedOutside reports whether anything outside partition k uses v.
-func (gc *graphCut) usedOutside(p *plan, k int, v string) bool {
-	if gc.outUse[v] {
-		return true
-	}
-	for _, u := range gc.users[v] {
-		if p.part[u] != k {
-			return true
-		}
-	}
-	return false
-}
+// outUse: the graph's outputs use v.
+func (gc *graphCut) outUse(v string) bool { return gc.uses.IsOutput(v) }
+
+// ins are partition k's inputs, in order of first use.
+func (gc *graphCut) ins(k int) []partition.BoundaryValue { return gc.plan.Boundaries[k].Inputs }
+
+// outs are partition k's outputs, in order of definition.
+func (gc *graphCut) outs(k int) []partition.BoundaryValue { return gc.plan.Boundaries[k].Outputs }
 
 // region names a partition for reports, or "parent".
-func (p *plan) region(k int) string {
+func (gc *graphCut) region(k int) string {
 	if k < 0 {
 		return "parent"
 	}
-	return p.label[k]
+	return gc.label[k]
 }
 
 // typeOf classifies a value by the graph's tables.
@@ -182,7 +138,7 @@ func (gc *graphCut) exprOf(v string) string {
 
 // producerName names what defines v: a node, or the graph input.
 func (gc *graphCut) producerName(v string) string {
-	if i := gc.producer[v]; i >= 0 {
+	if i := gc.producer(v); i >= 0 {
 		return gc.g.Nodes[i].Name
 	}
 	return "graph input " + v

@@ -9,17 +9,13 @@ import (
 
 // groups says what became of each group asked to stay together: the
 // partition that holds it whole (-1 for none), or why it could not be kept.
-func (gc *graphCut) groups(groups [][]string, proposal *partition.Plan, excluded map[string]bool) ([]Group, []int) {
+func (gc *graphCut) groups(excluded map[string]bool) ([]Group, []int) {
 	var out []Group
 	var parts []int
-	for i, names := range groups {
-		g := Group{Nodes: slices.Clone(names)}
+	groups := gc.plan.Groups
+	for _, o := range groups {
+		g := Group{Nodes: slices.Clone(o.Nodes)}
 		parts = append(parts, -1)
-		if i >= len(proposal.Groups) {
-			out = append(out, g)
-			continue
-		}
-		o := proposal.Groups[i]
 		node := ""
 		if o.Node >= 0 && int(o.Node) < len(gc.g.Nodes) {
 			node = gc.g.Nodes[o.Node].Name
@@ -27,7 +23,7 @@ func (gc *graphCut) groups(groups [][]string, proposal *partition.Plan, excluded
 		switch o.Status {
 		case partition.GroupKept:
 			g.Kept = true
-			parts[i] = o.Partition
+			parts[len(parts)-1] = o.Partition
 		case partition.GroupUnsupported:
 			if excluded[node] {
 				g.Reason = fmt.Sprintf("member %s is left to the parent by the policy: %s", node, gc.excludedBecause(node))
@@ -37,7 +33,7 @@ func (gc *graphCut) groups(groups [][]string, proposal *partition.Plan, excluded
 		case partition.GroupCrossing:
 			g.Reason = fmt.Sprintf("a path between members leaves the group through %s, which is not delegated", node)
 		case partition.GroupConflict:
-			g.Reason = fmt.Sprintf("kept together with group %v, a path would leave and re-enter through %s", groups[o.Other], node)
+			g.Reason = fmt.Sprintf("kept together with group %v, a path would leave and re-enter through %s", groups[o.Other].Nodes, node)
 		default:
 			g.Reason = o.Status.String()
 		}
@@ -48,7 +44,7 @@ func (gc *graphCut) groups(groups [][]string, proposal *partition.Plan, excluded
 
 // excludedBecause says which crossing value made the policy drop node.
 func (gc *graphCut) excludedBecause(node string) string {
-	for _, c := range gc.excludedReports {
+	for _, c := range gc.earlier {
 		if slices.Contains(c.Dropped, node) {
 			return fmt.Sprintf("%s %s (%s) cannot cross into it", c.Type, c.Value, c.Expr)
 		}

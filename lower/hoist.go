@@ -2,35 +2,36 @@ package lower
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/ops"
 )
 
-// scalarTargets are the cheap scalar ops hoisting may copy.
+// isScalarOp: the cheap scalar ops hoisting may copy, and the parent drops
+// once nothing uses their values: symbolic ops (sizes, scalar arithmetic),
+// and reads of a scalar out of a tensor (_local_scalar_dense).
 func isScalarOp(target string) bool {
-	switch target {
-	case "torch.ops.aten.sym_size.int", "torch.ops.aten.sym_numel.default", "torch.ops.aten.sym_stride.int",
-		"torch.ops.aten.sym_storage_offset.default", "torch.ops.aten._local_scalar_dense.default":
+	switch ops.ClassOf(target) {
+	case ops.Symbolic:
 		return true
+	case ops.Compute:
+		s, ok := ops.Lookup(target)
+		return ok && s.ScalarResult()
 	}
-	return strings.HasPrefix(target, "_operator.") || strings.HasPrefix(target, "math.") ||
-		strings.HasPrefix(target, "torch.sym_")
+	return false
 }
 
 // hoistInto copies the scalar chain producing v into partition k, when
 // every tensor the chain reads is already an input of k. The copies go
 // first in the module, so a chain through a value k itself makes cannot
 // be hoisted (it would be defined twice).
-func (gc *graphCut) hoistInto(p *plan, k int, v string) ([]*created, error) {
+func (gc *graphCut) hoistInto(k int, v string) ([]*created, error) {
 	avail := map[string]bool{}
-	for _, t := range p.ins[k] {
-		if gc.typeOf(t) == ir.ValueTensor {
-			avail[t] = true
-		}
+	for _, t := range gc.tensorInputs(k) {
+		avail[t] = true
 	}
 	return gc.hoistChain(v, func(t string) bool { return avail[t] }, func(s string) (bool, error) {
-		if i := gc.producer[s]; i >= 0 && p.part[i] == k {
+		if i := gc.producer(s); i >= 0 && gc.part(i) == k {
 			return false, fmt.Errorf("%s is made inside the module, after the point the chain must be computed", s)
 		}
 		return false, nil
@@ -41,10 +42,10 @@ func (gc *graphCut) hoistInto(p *plan, k int, v string) ([]*created, error) {
 // into the parent, when every tensor it reads is a graph input or made by
 // a parent node. Symbolic values the parent makes itself are used as they
 // are.
-func (gc *graphCut) hoistToParent(p *plan, v string) ([]*created, error) {
+func (gc *graphCut) hoistToParent(v string) ([]*created, error) {
 	inParent := func(s string) bool {
-		i := gc.producer[s]
-		return i < 0 || p.part[i] < 0
+		i := gc.producer(s)
+		return i < 0 || gc.part(i) < 0
 	}
 	return gc.hoistChain(v, inParent, func(s string) (bool, error) { return inParent(s), nil }, map[string]bool{})
 }
@@ -57,7 +58,7 @@ func (gc *graphCut) hoistChain(v string, tensorAvailable func(string) bool, symA
 	if done[v] {
 		return nil, nil
 	}
-	i := gc.producer[v]
+	i := gc.producer(v)
 	if i < 0 {
 		return nil, fmt.Errorf("%s is a graph input, not computed by scalar ops", v)
 	}

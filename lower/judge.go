@@ -34,12 +34,15 @@ type Judgement struct {
 // contract accepts it and what the first round of lowering under policy
 // would do with it, without lowering anything.
 func Judge(p *ir.Program, plan *partition.Plan, prof *backend.Profile, policy Policy) []Judgement {
-	lw := &lowerer{prof: prof, opt: Options{Policy: policy}, res: &Result{Program: p}, names: newNamer()}
+	lw := &lowerer{prof: prof, opt: Options{Policy: policy}, main: p, names: newNamer()}
 	lw.names.reserveGraph(p.Graph)
 	var out []Judgement
-	var visit func(pl *partition.Plan, prog *ir.Program)
-	visit = func(pl *partition.Plan, prog *ir.Program) {
-		gc := newGraphCut(lw, pl.Path, pl.Graph, prog)
+	plan.Walk(func(pl *partition.Plan) {
+		var prog *ir.Program
+		if pl.Path == "" {
+			prog = p
+		}
+		gc := newGraphCut(lw, pl, pl.Graph, prog)
 		gc.onDecision = func(k int, v string, into bool, d *decided, err error) {
 			j := Judgement{Graph: pl.Path, Partition: k, Value: v, Into: into,
 				Accepted: prof.Placeholders.For(gc.typeOf(v)) != backend.Refuse}
@@ -54,11 +57,7 @@ func Judge(p *ir.Program, plan *partition.Plan, prof *backend.Profile, policy Po
 			}
 			out = append(out, j)
 		}
-		_, _ = gc.decide(gc.analyze(pl.Partitions))
-		for _, n := range pl.Nested {
-			visit(n, nil)
-		}
-	}
-	visit(plan, p)
+		_, _ = gc.decide()
+	})
 	return out
 }

@@ -6,10 +6,10 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/lower"
-	"github.com/seam-rt/seam/pt2"
 )
 
 // loadLlama reads the Llama-style decoder of fixtures/extra (see
@@ -17,17 +17,7 @@ import (
 // grouped-query attention whose repeat_kv is expand + clone + view,
 // symbolic sequence length s0.
 func loadLlama(t testing.TB) *ir.Program {
-	t.Helper()
-	a, err := pt2.Open(filepath.Join(fixtures.ExtraDir("llama_tiny"), "model.pt2"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	p, err := a.Program()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return fixtures.Load(t, filepath.Join(fixtures.ExtraDir("llama_tiny"), "model.pt2"))
 }
 
 // moduleOf maps each original node to the lowered module that took it.
@@ -67,12 +57,18 @@ func tensorInputs(n *ir.Node) []string {
 func TestLlamaTensorOnlyModules(t *testing.T) {
 	p := loadLlama(t)
 	prof, _ := backend.Builtin("tensor-only")
-	res, err := lower.Lower(p, prof, lower.Options{})
+	res, err := delegate.Program(p, prof, delegate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	where := moduleOf(res)
-	prod := p.Graph.Producers()
+	uses := p.Graph.DefUse()
+	prod := func(v string) *ir.Node {
+		if i, ok := uses.Producer(v); ok && i >= 0 {
+			return p.Graph.Nodes[i]
+		}
+		return nil
+	}
 	users := map[string][]*ir.Node{}
 	for _, n := range p.Graph.Nodes {
 		for _, in := range tensorInputs(n) {
@@ -107,13 +103,13 @@ func TestLlamaTensorOnlyModules(t *testing.T) {
 	for _, n := range p.Graph.Nodes {
 		switch op(n) {
 		case neg: // rotate_half: cat(-x[..., h:], x[..., :h])
-			x2 := prod[tensorInputs(n)[0]]
+			x2 := prod(tensorInputs(n)[0])
 			if x2 == nil || op(x2) != slice || len(users[n.Name]) != 1 || op(users[n.Name][0]) != cat {
 				t.Errorf("%s is not rotate_half's neg", n.Name)
 				continue
 			}
 			c := users[n.Name][0]
-			x1 := prod[tensorInputs(c)[1]]
+			x1 := prod(tensorInputs(c)[1])
 			if x1 == nil || op(x1) != slice {
 				t.Errorf("%s is not rotate_half's cat", c.Name)
 				continue
@@ -121,11 +117,11 @@ func TestLlamaTensorOnlyModules(t *testing.T) {
 			together("rotate_half", x2.Name, x1.Name, n.Name, c.Name)
 			rotary++
 		case clone: // repeat_kv: x[:, :, None].expand(...).reshape(...)
-			e := prod[tensorInputs(n)[0]]
+			e := prod(tensorInputs(n)[0])
 			if e == nil || op(e) != expand {
 				continue // transpose(1, 2).contiguous()
 			}
-			u := prod[tensorInputs(e)[0]]
+			u := prod(tensorInputs(e)[0])
 			if u == nil || op(u) != unsqueeze || len(users[n.Name]) != 1 || op(users[n.Name][0]) != view {
 				t.Errorf("%s is not repeat_kv's clone", n.Name)
 				continue
@@ -174,10 +170,10 @@ func TestLlamaTensorOnlyModules(t *testing.T) {
 	if owner == "" {
 		t.Error("no module owns model.rotary_emb.inv_freq")
 	}
-	if _, ok := res.Program.Constants["model.rotary_emb.inv_freq"]; ok {
+	if _, ok := res.Lowered.Main.Constants["model.rotary_emb.inv_freq"]; ok {
 		t.Error("the parent still holds model.rotary_emb.inv_freq")
 	}
-	if ws := ir.SortedKeys(res.Program.Weights); !slices.Equal(ws, []string{"model.embed_tokens.weight"}) {
+	if ws := ir.SortedKeys(res.Lowered.Main.Weights); !slices.Equal(ws, []string{"model.embed_tokens.weight"}) {
 		t.Errorf("parent weights %v, want only the embedding table", ws)
 	}
 }

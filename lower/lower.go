@@ -12,35 +12,25 @@ import (
 	"github.com/seam-rt/seam/sym"
 )
 
-// Proposer partitions a graph for a profile, leaving out the nodes
-// opt.Exclude names and keeping opt.Groups together (partition.ProposeGraph).
-type Proposer func(g *ir.Graph, p *backend.Profile, opt partition.GraphOptions) (*partition.Plan, error)
-
 // Options configure lowering.
 type Options struct {
 	Policy Policy
-	// Groups are node names of the top-level graph that must end up in one
-	// lowered module together, or none of them delegated (as `seam
-	// partition --group` asks); Result.Groups says what became of each.
-	Groups [][]string
-	// Propose partitions each graph; nil uses partition.ProposeGraph.
-	Propose Proposer
+	// Excluded are the exclusions earlier rounds made: the plan was
+	// proposed without their nodes. Lowering reports them among the
+	// crossings and names them when a group loses a member to them.
+	Excluded []Exclusion
 }
 
-// Module is a lowered module: a partition as a program of its own, and the
-// backend that runs it.
+// Module is a lowered module: a partition as a program of its own, its
+// delegate record, and where it came from.
 type Module struct {
-	Name           string
-	Backend        string
-	CompileOptions map[string]string
-	Program        *ir.Program
+	Name string
+	*ir.LoweredModule
 	// Nodes names the nodes of the original graph the module took over.
 	Nodes []string
 	// Graph names the graph the partition was cut from: "" for the top
 	// level, else the path of a nested graph (`cond.true_graph_0`).
 	Graph string
-	// Profile is the backend's contract in its file form (JSON).
-	Profile []byte
 }
 
 // Crossing reports one symbolic value that crossed a cut and what was
@@ -63,21 +53,62 @@ type Crossing struct {
 	Detail string `json:"detail,omitempty"`
 }
 
-// Result is a lowered program.
+// Exclusion is a crossing the policy resolved by leaving nodes to the
+// parent (Crossing.Dropped): the next proposal must leave them out of its
+// partitions (partition.GraphOptions.Exclude, ExcludeNames).
+type Exclusion struct {
+	// Graph is the path of the nodes' graph, "" for the top level.
+	Graph string `json:"graph,omitempty"`
+	Crossing
+	// Why says why each way tried before exclude could not take the
+	// value across.
+	Why []string `json:"why,omitempty"`
+}
+
+// ExcludeNames are the nodes exclusions leave to the parent, as
+// partition.GraphOptions.Exclude names them, added to set (made when nil).
+func ExcludeNames(set map[string]bool, exclusions []Exclusion) map[string]bool {
+	if set == nil {
+		set = map[string]bool{}
+	}
+	for _, e := range exclusions {
+		for _, n := range e.Dropped {
+			set[ir.PathName(e.Graph, n)] = true
+		}
+	}
+	return set
+}
+
+// Round is one proposal a lowering went through: its backend, how much it
+// delegated, and what lowering had to exclude from it (nothing, for the
+// proposal that was lowered).
+type Round struct {
+	Backend    string      `json:"backend"`
+	Partitions int         `json:"partitions"`
+	Delegated  int         `json:"delegated"`
+	Excluded   []Exclusion `json:"excluded"`
+}
+
+// Result is a lowered program and what lowering did to make it.
 type Result struct {
-	// Program is the parent: the original program with each partition
-	// replaced by a delegate call.
-	Program *ir.Program
+	// Lowered is the parent (the original program with each partition
+	// replaced by a delegate call) and every module it calls.
+	Lowered *ir.Lowered
+	// Modules are the modules this lowering made, in the order made.
 	Modules []*Module
-	// Crossings lists every symbolic value that crossed a cut.
+	// Crossings lists every symbolic value that crossed a cut, the ones
+	// earlier rounds excluded included.
 	Crossings []Crossing
 	// Dropped lists the nodes a policy excluded from partitions.
 	Dropped []string
 	// Removed lists scalar nodes of the parent that no longer had a use
 	// once every module recomputed their values inside.
 	Removed []string
-	// Groups reports each of Options.Groups.
+	// Groups reports each group the plan was asked to keep together.
 	Groups []Group
+	// Rounds are the proposals that led here, the lowered one last; the
+	// driver that proposed them fills it (package delegate).
+	Rounds []Round
 }
 
 // Group reports one group of nodes asked to stay together.
@@ -90,7 +121,7 @@ type Group struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// Module finds a lowered module by name.
+// Module finds a module this lowering made by name.
 func (r *Result) Module(name string) (*Module, bool) {
 	for _, m := range r.Modules {
 		if m.Name == name {
@@ -111,29 +142,59 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Msg }
 
-// Lower builds the lowered program for profile prof. The input program is
-// not modified.
-func Lower(p *ir.Program, prof *backend.Profile, opt Options) (*Result, error) {
-	if opt.Propose == nil {
-		opt.Propose = partition.ProposeGraph
-	}
+// Lower lowers the partitions of plan, a proposal for in's main program
+// (partition.ProposeProgram), for profile prof: each partition becomes a
+// lowered module and a delegate call in its place, in every graph the
+// plan covers. Modules in already has are kept. The input is not
+// modified.
+//
+// When the policy resolves a crossing by leaving nodes to the parent,
+// nothing is lowered: Lower returns the exclusions, and the caller
+// proposes again without their nodes and lowers that plan with
+// Options.Excluded holding every exclusion so far (package delegate runs
+// these rounds).
+func Lower(in *ir.Lowered, plan *partition.Plan, prof *backend.Profile, opt Options) (*Result, []Exclusion, error) {
 	if err := checkProfileName(prof); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	lw := &lowerer{prof: prof, opt: opt, res: &Result{Program: p.Clone()}}
-	lw.names = newNamer()
-	if err := lw.lowerGraph("", lw.res.Program.Graph, lw.res.Program); err != nil {
-		return nil, err
+	main := in.Main.Clone()
+	lw := &lowerer{prof: prof, opt: opt, main: main, names: newNamer(),
+		res: &Result{Lowered: &ir.Lowered{Main: main, Modules: map[string]*ir.LoweredModule{}}}}
+	for name, m := range in.Modules {
+		lw.res.Lowered.Modules[name] = m
+		lw.names.used[name] = true
+	}
+	lw.names.reserveGraph(main.Graph)
+	cuts, err := lw.cuts(in.Main, plan)
+	if err != nil {
+		return nil, nil, err
+	}
+	var excluded []Exclusion
+	for _, gc := range cuts {
+		if err := gc.decideAll(); err != nil {
+			return nil, nil, err
+		}
+		excluded = append(excluded, gc.dec.exclusions...)
+	}
+	if len(excluded) > 0 {
+		return nil, excluded, nil
+	}
+	for _, gc := range cuts {
+		if err := gc.lower(); err != nil {
+			return nil, nil, err
+		}
 	}
 	if err := lw.check(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return lw.res, nil
+	return lw.res, nil, nil
 }
 
 type lowerer struct {
-	prof  *backend.Profile
-	opt   Options
+	prof *backend.Profile
+	opt  Options
+	// main is the parent being rewritten: a copy of the input's.
+	main  *ir.Program
 	res   *Result
 	names *namer
 	exprs map[string]*sym.Expr
@@ -144,104 +205,78 @@ type lowerer struct {
 	profJSON []byte
 }
 
-// lowerGraph lowers one graph in place: first the graphs nested in nodes
-// that stay in it, then the graph itself. prog is set for the top-level
-// graph, whose placeholders have specs and weights.
-func (lw *lowerer) lowerGraph(path string, g *ir.Graph, prog *ir.Program) error {
-	lw.names.reserveGraph(g)
-	if lw.prof.FullGraph {
-		if err := lw.checkFullGraph(path, g); err != nil {
-			return err
-		}
+// cuts pairs every graph plan covers, parents first, with its copy in
+// lw.main. A plan made for another program is refused.
+func (lw *lowerer) cuts(orig *ir.Program, plan *partition.Plan) ([]*graphCut, error) {
+	origs, copies := map[string]*ir.Graph{}, map[string]*ir.Graph{}
+	collect := func(m map[string]*ir.Graph) func(string, *ir.Graph) error {
+		return func(path string, g *ir.Graph) error { m[path] = g; return nil }
 	}
-	gc := newGraphCut(lw, path, g, prog)
-	excluded := map[string]bool{}
-	var groups [][]string
-	if path == "" {
-		groups = lw.opt.Groups
-	}
-	for {
-		proposal, err := lw.opt.Propose(g, lw.prof, partition.GraphOptions{Exclude: excluded, Groups: groups})
+	_ = orig.Graph.Walk(collect(origs))
+	_ = lw.main.Graph.Walk(collect(copies))
+	var cuts []*graphCut
+	var err error
+	plan.Walk(func(pl *partition.Plan) {
 		if err != nil {
-			return err
+			return
 		}
-		plan := gc.analyze(proposal.Partitions)
-		dec, err := gc.decide(plan)
-		if err != nil {
-			return err
+		if origs[pl.Path] != pl.Graph || pl.Graph == nil {
+			err = fmt.Errorf("lower: the plan for graph %q was not proposed for this program", pl.Path)
+			return
 		}
-		if len(dec.exclude) == 0 {
-			if lw.prof.FullGraph {
-				if err := gc.checkAllDelegated(plan); err != nil {
-					return err
-				}
-			}
-			lw.res.Dropped = append(lw.res.Dropped, sortedSet(excluded)...)
-			// Groups are told from the graph as proposed, before it is
-			// rewritten; their modules are named by build.
-			reports, parts := gc.groups(groups, proposal, excluded)
-			if err := gc.build(plan, dec, excluded); err != nil {
-				return err
-			}
-			for i, k := range parts {
-				if k >= 0 {
-					reports[i].Module = plan.label[k]
-				}
-			}
-			lw.res.Groups = append(lw.res.Groups, reports...)
-			break
+		var prog *ir.Program
+		if pl.Path == "" {
+			prog = lw.main
 		}
-		for _, n := range dec.exclude {
-			excluded[n] = true
-		}
-		gc.excludedReports = append(gc.excludedReports, dec.crossings...)
+		cuts = append(cuts, newGraphCut(lw, pl, copies[pl.Path], prog))
+	})
+	return cuts, err
+}
+
+// decideAll decides how every symbolic value crossing the graph's cuts
+// crosses.
+func (gc *graphCut) decideAll() error {
+	dec, err := gc.decide()
+	if err != nil {
+		return err
 	}
-	// Nested graphs of nodes that stayed in this graph are lowered too.
-	for _, n := range g.Nodes {
-		for _, sub := range n.SubGraphs() {
-			p := n.Name + "." + sub.Name
-			if path != "" {
-				p = path + "." + p
-			}
-			if err := lw.lowerGraph(p, sub.Graph, nil); err != nil {
-				return err
-			}
-		}
-	}
+	gc.dec = dec
 	return nil
 }
 
-// checkFullGraph lists every node the backend cannot run, with the nodes
-// that consume what it makes (in full-graph mode a refused sym_size is a
-// refused cut before its consumers).
-func (lw *lowerer) checkFullGraph(path string, g *ir.Graph) error {
-	users := map[string][]string{}
-	for _, n := range g.Nodes {
-		n.ForEachInputRef(func(v string) { users[v] = append(users[v], n.Name) })
-	}
-	var bad []string
-	for _, n := range g.Nodes {
-		v := lw.prof.Supports(g, n)
-		if v.OK() {
-			continue
+// lower rewrites the graph: each partition becomes a module and a call.
+func (gc *graphCut) lower() error {
+	if gc.lw.prof.FullGraph {
+		if err := gc.checkAllDelegated(); err != nil {
+			return err
 		}
-		line := fmt.Sprintf("  %s (%s): %s", n.Name, n.OpName(), v)
-		var consumers []string
-		n.ForEachOutputRef(func(o string) { consumers = append(consumers, users[o]...) })
-		if len(consumers) > 0 {
-			line += "; consumed by " + listOrDash(slices.Compact(consumers))
+	}
+	excluded := gc.excludedNodes()
+	gc.lw.res.Dropped = append(gc.lw.res.Dropped, sortedSet(excluded)...)
+	// Groups are told from the graph as proposed, before it is rewritten;
+	// their modules are named by build.
+	reports, parts := gc.groups(excluded)
+	if err := gc.build(); err != nil {
+		return err
+	}
+	for i, k := range parts {
+		if k >= 0 {
+			reports[i].Module = gc.label[k]
 		}
-		bad = append(bad, line)
 	}
-	if len(bad) == 0 {
-		return nil
+	gc.lw.res.Groups = append(gc.lw.res.Groups, reports...)
+	return nil
+}
+
+// excludedNodes are the graph's nodes earlier rounds excluded.
+func (gc *graphCut) excludedNodes() map[string]bool {
+	out := map[string]bool{}
+	for _, e := range gc.earlier {
+		for _, n := range e.Dropped {
+			out[n] = true
+		}
 	}
-	where := "the graph"
-	if path != "" {
-		where = "graph " + path
-	}
-	return &Error{Msg: fmt.Sprintf("full_graph: %s cannot go to %s as a whole; %d unsupported nodes:\n%s",
-		where, lw.prof.Name, len(bad), strings.Join(bad, "\n"))}
+	return out
 }
 
 func sortedSet(m map[string]bool) []string {
@@ -255,18 +290,18 @@ func sortedSet(m map[string]bool) []string {
 
 // checkAllDelegated: in full-graph mode every node must end up in one
 // partition.
-func (gc *graphCut) checkAllDelegated(p *plan) error {
+func (gc *graphCut) checkAllDelegated() error {
 	var left []string
 	for i, n := range gc.g.Nodes {
-		if p.part[i] < 0 {
+		if gc.plan.PartitionOf(i) < 0 {
 			left = append(left, n.Name)
 		}
 	}
-	if len(left) == 0 && len(p.parts) <= 1 {
+	if len(left) == 0 && len(gc.plan.Partitions) <= 1 {
 		return nil
 	}
 	return &Error{Msg: fmt.Sprintf("full_graph: the graph does not go to %s as one partition (%d partitions; left out: %s)",
-		gc.lw.prof.Name, len(p.parts), strings.Join(left, ", "))}
+		gc.lw.prof.Name, len(gc.plan.Partitions), strings.Join(left, ", "))}
 }
 
 // profileJSON is the profile in its file form, recorded with each module.

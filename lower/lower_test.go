@@ -1,4 +1,4 @@
-package lower
+package lower_test
 
 import (
 	"errors"
@@ -11,41 +11,31 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/inspect"
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/pt2"
 )
 
-func load(t testing.TB, name string) *ir.Program {
-	t.Helper()
-	a, err := pt2.Open(fixtures.Model(name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	p, err := a.Program()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+func load(t testing.TB, name string) *ir.Program { return fixtures.Load(t, fixtures.Model(name)) }
 
-func lowerWith(t *testing.T, model, prof string, pol Policy) (*Result, error) {
+func lowerWith(t *testing.T, model, prof string, pol lower.Policy) (*lower.Result, error) {
 	t.Helper()
 	b, ok := backend.Builtin(prof)
 	if !ok {
 		t.Fatalf("no profile %s", prof)
 	}
-	return Lower(load(t, model), b, Options{Policy: pol})
+	return delegate.Program(load(t, model), b, delegate.Options{Policy: pol})
 }
 
 // symbolicPlaceholders lists a module's symbolic user inputs.
-func symbolicPlaceholders(m *Module) []string {
+func symbolicPlaceholders(m *lower.Module) []string {
 	var out []string
 	g := m.Program.Graph
 	for _, in := range g.InputNames() {
-		if isSymbolic(g.TypeOf(in)) {
+		if t := g.TypeOf(in); t == ir.ValueSymInt || t == ir.ValueSymBool || t == ir.ValueSymFloat {
 			out = append(out, in)
 		}
 	}
@@ -56,7 +46,7 @@ func TestLowerDoesNotModifyItsInput(t *testing.T) {
 	p := load(t, "gpt2_tiny")
 	before := p.Clone()
 	prof, _ := backend.Builtin("tensor-only")
-	if _, err := Lower(p, prof, Options{Policy: Box}); err != nil {
+	if _, err := delegate.Program(p, prof, delegate.Options{Policy: lower.Box}); err != nil {
 		t.Fatal(err)
 	}
 	opts := cmp.Options{cmpopts.EquateEmpty(), cmp.Comparer(func(x, y ir.Blob) bool { return x == y })}
@@ -66,7 +56,7 @@ func TestLowerDoesNotModifyItsInput(t *testing.T) {
 }
 
 func TestGPT2TensorOnlyDefault(t *testing.T) {
-	res, err := lowerWith(t, "gpt2_tiny", "tensor-only", Auto)
+	res, err := lowerWith(t, "gpt2_tiny", "tensor-only", lower.Auto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +79,7 @@ func TestGPT2TensorOnlyDefault(t *testing.T) {
 }
 
 func TestGPT2TensorOnlyBox(t *testing.T) {
-	res, err := lowerWith(t, "gpt2_tiny", "tensor-only", Box)
+	res, err := lowerWith(t, "gpt2_tiny", "tensor-only", lower.Box)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +110,7 @@ func TestGPT2TensorOnlyBox(t *testing.T) {
 }
 
 func TestGPT2TensorOnlyExclude(t *testing.T) {
-	res, err := lowerWith(t, "gpt2_tiny", "tensor-only", Exclude)
+	res, err := lowerWith(t, "gpt2_tiny", "tensor-only", lower.Exclude)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,8 +136,8 @@ func TestGPT2TensorOnlyExclude(t *testing.T) {
 
 func TestGPT2TensorOnlyFail(t *testing.T) {
 	// Under policy fail, the refused cut names the value and its consumer.
-	_, err := lowerWith(t, "gpt2_tiny", "tensor-only", Fail)
-	var refusal *Error
+	_, err := lowerWith(t, "gpt2_tiny", "tensor-only", lower.Fail)
+	var refusal *lower.Error
 	if !errors.As(err, &refusal) {
 		t.Fatalf("%v, want a refusal", err)
 	}
@@ -158,7 +148,7 @@ func TestGPT2TensorOnlyFail(t *testing.T) {
 	// In full-graph mode, the unsupported sym_size is listed with its consumers.
 	prof, _ := backend.Builtin("tensor-only")
 	prof.FullGraph = true
-	_, err = Lower(load(t, "gpt2_tiny"), prof, Options{})
+	_, err = delegate.Program(load(t, "gpt2_tiny"), prof, delegate.Options{})
 	if err == nil || !strings.Contains(err.Error(), "full_graph") ||
 		!strings.Contains(err.Error(), "sym_size_int_24 (aten.sym_size.int): op excluded") ||
 		!strings.Contains(err.Error(), "consumed by view") {
@@ -167,11 +157,11 @@ func TestGPT2TensorOnlyFail(t *testing.T) {
 }
 
 func TestSymIntInputTensorOnly(t *testing.T) {
-	res, err := lowerWith(t, "symint_input", "tensor-only", Auto)
+	res, err := lowerWith(t, "symint_input", "tensor-only", lower.Auto)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c *Crossing
+	var c *lower.Crossing
 	for i := range res.Crossings {
 		if res.Crossings[i].Value == "n" {
 			c = &res.Crossings[i]
@@ -183,7 +173,7 @@ func TestSymIntInputTensorOnly(t *testing.T) {
 	if c.Policy == "rederive" || c.Policy == "hoist" || c.Expr != "s86" {
 		t.Errorf("n crossed by %s (%s); it cannot be rederived", c.Policy, c.Expr)
 	}
-	if _, err := lowerWith(t, "symint_input", "tensor-only", Rederive); err == nil || !strings.Contains(err.Error(), "s86") {
+	if _, err := lowerWith(t, "symint_input", "tensor-only", lower.Rederive); err == nil || !strings.Contains(err.Error(), "s86") {
 		t.Errorf("rederive of n: %v, want a refusal naming s86", err)
 	}
 }
@@ -191,12 +181,12 @@ func TestSymIntInputTensorOnly(t *testing.T) {
 // TestLoweredArchiveRoundTrip writes lowered programs and reads them back.
 func TestLoweredArchiveRoundTrip(t *testing.T) {
 	for _, c := range []struct{ model, prof string }{{"gpt2_tiny", "tensor-only"}, {"buffer_mutation", "reference"}, {"cond", "tensor-only"}} {
-		res, err := lowerWith(t, c.model, c.prof, Auto)
+		res, err := lowerWith(t, c.model, c.prof, lower.Auto)
 		if err != nil {
 			t.Fatal(err)
 		}
 		path := filepath.Join(t.TempDir(), "low.pt2")
-		a := res.Archive()
+		a := pt2.FromLowered(res.Lowered, nil)
 		if err := pt2.WriteFile(path, a); err != nil {
 			t.Fatal(err)
 		}
@@ -242,7 +232,7 @@ func TestExcludeKeepsWhatTheContractTakes(t *testing.T) {
 			prof.Placeholders.SymInt = c.acc
 		}
 		for _, model := range []string{"gpt2_tiny", "symint_input"} {
-			res, err := Lower(load(t, model), prof, Options{Policy: Exclude})
+			res, err := delegate.Program(load(t, model), prof, delegate.Options{Policy: lower.Exclude})
 			if err != nil {
 				t.Fatalf("%s/%s: %v", model, c.prof, err)
 			}
@@ -267,7 +257,7 @@ func TestPolicyOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Lower(load(t, "gpt2_tiny"), prof, Options{})
+	res, err := delegate.Program(load(t, "gpt2_tiny"), prof, delegate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +274,7 @@ func TestPolicyOrder(t *testing.T) {
 		}
 	}
 	def, _ := backend.Builtin("scalar-args")
-	res, err = Lower(load(t, "gpt2_tiny"), def, Options{})
+	res, err = delegate.Program(load(t, "gpt2_tiny"), def, delegate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +298,7 @@ func TestGroups(t *testing.T) {
 	p := load(t, "gpt2_tiny")
 	prof, _ := backend.Builtin("tensor-only")
 	kept := []string{"view_2", "addmm", "view_3"}
-	res, err := Lower(p, prof, Options{Groups: [][]string{kept, {"embedding", "add_15"}}})
+	res, err := delegate.Program(p, prof, delegate.Options{Groups: [][]string{kept, {"embedding", "add_15"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +318,7 @@ func TestGroups(t *testing.T) {
 	if g := res.Groups[1]; g.Kept || !strings.Contains(g.Reason, "is not supported (op excluded: aten.embedding.default") {
 		t.Errorf("group with the embedding: %+v", g)
 	}
-	res, err = Lower(p, prof, Options{Policy: Exclude, Groups: [][]string{{"view_3", "addmm"}}})
+	res, err = delegate.Program(p, prof, delegate.Options{Policy: lower.Exclude, Groups: [][]string{{"view_3", "addmm"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,8 +329,26 @@ func TestGroups(t *testing.T) {
 		t.Errorf("group with a dropped member: %+v", g)
 	}
 	var sb strings.Builder
-	res.Report(inspect.Options{}, prof.Name, Exclude).WriteText(&sb)
+	res.Report(inspect.Options{}, prof.Name, lower.Exclude).WriteText(&sb)
 	if !strings.Contains(sb.String(), "groups:\n  view_3, addmm: not kept: member view_3") {
 		t.Errorf("report:\n%s", sb.String())
+	}
+}
+
+// TestSymFloatCrossingsShareNodes: two SymFloats rederived in one module
+// share the sym_size node they both need.
+func TestSymFloatCrossingsShareNodes(t *testing.T) {
+	res, err := lowerWith(t, "sym_float", "tensor-only", lower.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes := 0
+	for _, n := range res.Modules[0].Program.Graph.Nodes {
+		if n.Target == "torch.ops.aten.sym_size.int" {
+			sizes++
+		}
+	}
+	if sizes != 1 {
+		t.Errorf("%d sym_size nodes in the module; the two SymFloats share one", sizes)
 	}
 }

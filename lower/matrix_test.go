@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/lower"
@@ -95,7 +96,7 @@ type cell struct {
 // `seam verify` does, and runs every case through the delegates.
 func runMatrixCell(f matrixFixture, prof *backend.Profile, pol lower.Policy) cell {
 	var c cell
-	res, err := lower.Lower(f.prog, prof, lower.Options{Policy: pol})
+	res, err := delegate.Program(f.prog, prof, delegate.Options{Policy: pol})
 	var refusal *lower.Error
 	switch {
 	case errors.As(err, &refusal):
@@ -113,7 +114,7 @@ func runMatrixCell(f matrixFixture, prof *backend.Profile, pol lower.Policy) cel
 	}
 	c.lowered = true
 	var buf bytes.Buffer
-	if err := pt2.Write(&buf, res.Archive(), "low"); err != nil {
+	if err := pt2.Write(&buf, pt2.FromLowered(res.Lowered, nil), "low"); err != nil {
 		c.failure = "write: " + err.Error()
 		return c
 	}
@@ -122,12 +123,17 @@ func runMatrixCell(f matrixFixture, prof *backend.Profile, pol lower.Policy) cel
 		c.failure = "read: " + err.Error()
 		return c
 	}
-	if vs := verify.Errors(verify.Archive(a)); len(vs) > 0 {
+	l, err := a.Lowered()
+	if err != nil {
+		c.failure = "read: " + err.Error()
+		return c
+	}
+	if vs := verify.Errors(verify.Lowered(l)); len(vs) > 0 {
 		c.failure = "verify: " + vs[0].String()
 		return c
 	}
 	c.verified = true
-	p, err := runtime.LoadArchive(a)
+	p, err := runtime.LoadLowered(l, runtime.Options{})
 	if err != nil {
 		c.failure = "load: " + err.Error()
 		return c

@@ -8,8 +8,8 @@ import (
 )
 
 // buildModule makes partition k's program.
-func (gc *graphCut) buildModule(p *plan, io *moduleIO, k int) (*Module, error) {
-	top := gc.lw.res.Program
+func (gc *graphCut) buildModule(io *moduleIO, k int) (*Module, error) {
+	top := gc.lw.main
 	g := gc.g
 	mg := &ir.Graph{
 		TensorValues: map[string]*ir.TensorMeta{}, SymIntValues: map[string]ir.SymInt{},
@@ -79,7 +79,7 @@ func (gc *graphCut) buildModule(p *plan, io *moduleIO, k int) (*Module, error) {
 		made = append(made, c)
 	}
 	var nodeNames []string
-	for _, i := range p.parts[k] {
+	for _, i := range gc.plan.Partitions[k] {
 		n := g.Nodes[i].Clone()
 		substitute(n, io.replace)
 		mg.Nodes = append(mg.Nodes, n)
@@ -115,8 +115,10 @@ func (gc *graphCut) buildModule(p *plan, io *moduleIO, k int) (*Module, error) {
 		ForwardArgNames: slices.Clone(io.inputs),
 	}}}
 	return &Module{
-		Name: io.name, Backend: gc.lw.prof.Name, CompileOptions: gc.lw.prof.CompileOptions,
-		Program: mp, Nodes: nodeNames, Graph: gc.path, Profile: gc.lw.profileJSON(),
+		Name: io.name, Nodes: nodeNames, Graph: gc.path,
+		LoweredModule: &ir.LoweredModule{Program: mp, Delegate: &ir.Delegate{
+			Backend: gc.lw.prof.Name, CompileOptions: gc.lw.prof.CompileOptions, Contract: gc.lw.profileJSON(),
+		}},
 	}, nil
 }
 
@@ -204,7 +206,7 @@ func (lw *lowerer) addRanges(mp *ir.Program) {
 		return nil
 	})
 	for s := range used {
-		if rc, ok := lw.res.Program.RangeConstraints[s]; ok {
+		if rc, ok := lw.main.RangeConstraints[s]; ok {
 			mp.RangeConstraints[s] = rc
 		}
 	}

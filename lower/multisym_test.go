@@ -14,6 +14,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures/multisym"
 	"github.com/seam-rt/seam/inspect"
 	"github.com/seam-rt/seam/ir"
@@ -129,7 +130,7 @@ func checkLowering(t *testing.T, l lowering, inputs [][]value.Value, want [][]va
 		t.Errorf("%s: %v", l.name, l.err)
 		return
 	}
-	// Lower has verified the archive (verify.Archive), or it would have
+	// Lower has verified the program (verify.Lowered), or it would have
 	// reported a BugError. Identical lowered programs (many policies give
 	// one result) run once: they have the same modules and crossings.
 	h := sha256.New()
@@ -143,7 +144,7 @@ func checkLowering(t *testing.T, l lowering, inputs [][]value.Value, want [][]va
 		return
 	}
 	ran[key] = true
-	p, err := runtime.LoadArchive(l.res.Archive())
+	p, err := runtime.LoadLowered(l.res.Lowered, runtime.Options{})
 	if err != nil {
 		t.Errorf("%s: verified, yet does not load: %v", l.name, err)
 		return
@@ -194,7 +195,7 @@ func TestMultiSymbolCuts(t *testing.T) {
 						for _, dynamic := range []bool{true, false} {
 							prof := cutProfile(t, n.Name, tensorOps, acc, dynamic)
 							for _, pol := range lower.Policies() {
-								res, err := lower.Lower(m.Program, prof, lower.Options{Policy: pol})
+								res, err := delegate.Program(m.Program, prof, delegate.Options{Policy: pol})
 								name := fmt.Sprintf("cut at %s, tensor ops %v, sym_int %s, dynamic %v, policy %s", n.Name, tensorOps, acc, dynamic, pol)
 								checkLowering(t, lowering{name, res, err, pol}, inputs, want, ran)
 								if err == nil {
@@ -240,7 +241,7 @@ func TestLowerRandomMultiSymbol(t *testing.T) {
 			rt.Fatal(err)
 		}
 		pol := rapid.SampledFrom(lower.Policies()).Draw(rt, "policy")
-		res, err := lower.Lower(m.Program, prof, lower.Options{Policy: pol})
+		res, err := delegate.Program(m.Program, prof, delegate.Options{Policy: pol})
 		var refusal *lower.Error
 		switch {
 		case errors.As(err, &refusal):
@@ -251,8 +252,7 @@ func TestLowerRandomMultiSymbol(t *testing.T) {
 		case err != nil:
 			rt.Fatal(err)
 		}
-		a := res.Archive()
-		if vs := verify.Errors(verify.Archive(a)); len(vs) > 0 {
+		if vs := verify.Errors(verify.Lowered(res.Lowered)); len(vs) > 0 {
 			rt.Fatalf("Lower returned a program that does not verify: %v", vs)
 		}
 		rng := rand.New(rand.NewPCG(seed, 1))
@@ -272,7 +272,7 @@ func TestLowerRandomMultiSymbol(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		p, err := runtime.LoadArchive(a)
+		p, err := runtime.LoadLowered(res.Lowered, runtime.Options{})
 		if err != nil {
 			rt.Fatalf("verified, yet does not load: %v", err)
 		}
@@ -302,7 +302,7 @@ func mustProfileJSON(rt *rapid.T, p *backend.Profile) []byte {
 func TestModuleSignaturesTellTheTruth(t *testing.T) {
 	m, _ := multisym.ModelNamed("encoder2d")
 	prof, _ := backend.Builtin("matmul-only")
-	res, err := lower.Lower(m.Program, prof, lower.Options{})
+	res, err := delegate.Program(m.Program, prof, delegate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

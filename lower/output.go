@@ -9,24 +9,9 @@ import (
 
 	"github.com/seam-rt/seam/inspect"
 	"github.com/seam-rt/seam/ir"
-	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/sym"
 	"github.com/seam-rt/seam/verify"
 )
-
-// Archive is the lowered program as a PT2 archive: the parent as "model",
-// each module as a program of its own, and a delegate record per module.
-func (r *Result) Archive() *pt2.Archive {
-	a := &pt2.Archive{
-		Programs:  map[string]*ir.Program{pt2.MainModel: r.Program},
-		Delegates: map[string]*pt2.Delegate{},
-	}
-	for _, m := range r.Modules {
-		a.Programs[m.Name] = m.Program
-		a.Delegates[m.Name] = &pt2.Delegate{Backend: m.Backend, CompileOptions: m.CompileOptions, Profile: m.Profile}
-	}
-	return a
-}
 
 // Report is what `seam lower --json` prints.
 type Report struct {
@@ -37,6 +22,9 @@ type Report struct {
 	Dropped   []string       `json:"dropped"`
 	Removed   []string       `json:"removed"`
 	Groups    []Group        `json:"groups,omitempty"`
+	// Rounds are the proposals lowering went through, the lowered one
+	// last (seam lower --explain prints them).
+	Rounds []Round `json:"rounds"`
 }
 
 // ModuleReport describes one lowered module's inputs and outputs.
@@ -68,7 +56,7 @@ type GivenSize struct {
 // Report summarises the result for people and scripts.
 func (r *Result) Report(opt inspect.Options, backendName string, policy Policy) *Report {
 	rep := &Report{Backend: backendName, Policy: policy.String(), Modules: []ModuleReport{},
-		Crossings: r.Crossings, Dropped: r.Dropped, Removed: r.Removed, Groups: r.Groups}
+		Crossings: r.Crossings, Dropped: r.Dropped, Removed: r.Removed, Groups: r.Groups, Rounds: r.Rounds}
 	if rep.Crossings == nil {
 		rep.Crossings = []Crossing{}
 	}
@@ -78,10 +66,13 @@ func (r *Result) Report(opt inspect.Options, backendName string, policy Policy) 
 	if rep.Removed == nil {
 		rep.Removed = []string{}
 	}
+	if rep.Rounds == nil {
+		rep.Rounds = []Round{}
+	}
 	for _, m := range r.Modules {
 		s := inspect.Summarize(m.Program, opt)
 		rep.Modules = append(rep.Modules, ModuleReport{
-			Name: m.Name, Backend: m.Backend, Graph: m.Graph, Nodes: m.Nodes,
+			Name: m.Name, Backend: m.Delegate.Backend, Graph: m.Graph, Nodes: m.Nodes,
 			Inputs: s.Inputs, Outputs: s.Outputs, Sizes: givenSizes(m.Program),
 		})
 	}
@@ -213,6 +204,49 @@ func (rep *Report) WriteText(w io.Writer) error {
 		}
 	}
 	return tw.Flush()
+}
+
+// WriteRounds prints the rounds of proposals: what each delegated, and
+// what lowering excluded from it and why.
+func (rep *Report) WriteRounds(w io.Writer) error {
+	bw := &errWriter{w: w}
+	for i, r := range rep.Rounds {
+		bw.printf("round %d (%s): %d partitions, %d nodes delegated", i+1, r.Backend, r.Partitions, r.Delegated)
+		if len(r.Excluded) == 0 {
+			bw.printf("; lowered as proposed\n")
+			continue
+		}
+		n := 0
+		for _, e := range r.Excluded {
+			n += len(e.Dropped)
+		}
+		bw.printf("; %d nodes excluded:\n", n)
+		for _, e := range r.Excluded {
+			where := ""
+			if e.Graph != "" {
+				where = " in " + e.Graph
+			}
+			why := append(slices.Clone(e.Why), e.Detail)
+			bw.printf("  %s%s: %s %s (%s) from %s to %s: %s\n", listOrDash(e.Dropped), where,
+				e.Type, e.Value, e.Expr, e.From, e.To, strings.Join(why, "; "))
+		}
+	}
+	if len(rep.Rounds) > 0 {
+		bw.printf("\n")
+	}
+	return bw.err
+}
+
+// errWriter keeps the first write error.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
 }
 
 func nodeSpan(nodes []string) string {

@@ -1,4 +1,4 @@
-package lower
+package lower_test
 
 import (
 	"context"
@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
+	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/npy"
 	"github.com/seam-rt/seam/runtime"
 	"github.com/seam-rt/seam/tensor"
@@ -36,19 +38,19 @@ func TestSymbolicOutputs(t *testing.T) {
 	in1, _ := npy.ReadFile(filepath.Join(dir, "in_1.npy"))
 	want, _ := npy.ReadFile(filepath.Join(dir, "out_0.npy"))
 	p := load(t, "gpt2_tiny")
-	expect := map[Policy]string{Auto: "rederive", Rederive: "rederive", Hoist: "hoist", Box: "box", Exclude: "exclude"}
-	for _, pol := range Policies() {
-		res, err := Lower(p, prof, Options{Policy: pol})
-		if pol == Fail || pol == Pass {
+	expect := map[lower.Policy]string{lower.Auto: "rederive", lower.Rederive: "rederive", lower.Hoist: "hoist", lower.Box: "box", lower.Exclude: "exclude"}
+	for _, pol := range lower.Policies() {
+		res, err := delegate.Program(p, prof, delegate.Options{Policy: pol})
+		if pol == lower.Fail || pol == lower.Pass {
 			// The contract refuses the scalar: nothing else may carry it.
-			var refusal *Error
+			var refusal *lower.Error
 			if !errors.As(err, &refusal) || refusal.Value != "sym_size_int_24" {
 				t.Errorf("%s: %v, want a refusal of sym_size_int_24", pol, err)
 			}
 			continue
 		}
-		var refusal *Error
-		if pol == Hoist && errors.As(err, &refusal) {
+		var refusal *lower.Error
+		if pol == lower.Hoist && errors.As(err, &refusal) {
 			// The second module does not receive attention_mask, so the
 			// chain cannot be hoisted into it: a refusal, named.
 			if refusal.Value != "sym_size_int_24" {
@@ -71,7 +73,7 @@ func TestSymbolicOutputs(t *testing.T) {
 		if !out {
 			t.Errorf("%s: no crossing out of a module reported: %+v", pol, res.Crossings)
 		}
-		prog, err := runtime.LoadArchive(res.Archive())
+		prog, err := runtime.LoadLowered(res.Lowered, runtime.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", pol, err)
 		}

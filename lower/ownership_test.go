@@ -1,11 +1,13 @@
-package lower
+package lower_test
 
 import (
 	"slices"
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/lower"
 )
 
 func inputKinds(p *ir.Program) map[string]ir.InputKind {
@@ -27,11 +29,11 @@ func outputKinds(p *ir.Program) []ir.OutputKind {
 // TestWeightsMoveIntoModules: a weight only a module uses moves into it and
 // leaves the parent; one the parent still uses stays there too.
 func TestWeightsMoveIntoModules(t *testing.T) {
-	res, err := lowerWith(t, "gpt2_tiny", "tensor-only", Auto)
+	res, err := lowerWith(t, "gpt2_tiny", "tensor-only", lower.Auto)
 	if err != nil {
 		t.Fatal(err)
 	}
-	parent := inputKinds(res.Program)
+	parent := inputKinds(res.Lowered.Main)
 	// The embeddings stay on the CPU, so their tables stay in the parent.
 	for _, w := range []string{"p_m_transformer_wpe_weight", "p_m_lm_head_weight"} {
 		if parent[w] != ir.InputParameter {
@@ -43,8 +45,8 @@ func TestWeightsMoveIntoModules(t *testing.T) {
 	}
 	// wpe and lm_head feed the embeddings; wte, the tied twin of lm_head,
 	// was unused before lowering and stays as it was.
-	if len(res.Program.Weights) != 3 {
-		t.Errorf("parent weights %v", ir.SortedKeys(res.Program.Weights))
+	if len(res.Lowered.Main.Weights) != 3 {
+		t.Errorf("parent weights %v", ir.SortedKeys(res.Lowered.Main.Weights))
 	}
 	owners := 0
 	for _, m := range res.Modules {
@@ -64,24 +66,24 @@ func TestWeightsMoveIntoModules(t *testing.T) {
 // module mutates; one that does not gets it as an input and returns its new
 // value, which the parent writes back.
 func TestBufferTakenOver(t *testing.T) {
-	res, err := lowerWith(t, "buffer_mutation", "reference", Auto)
+	res, err := lowerWith(t, "buffer_mutation", "reference", lower.Auto)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := inputKinds(res.Program)["b_count"]; ok || slices.Contains(outputKinds(res.Program), ir.OutputBufferMutation) {
-		t.Errorf("the parent kept the buffer: inputs %v outputs %v", inputKinds(res.Program), outputKinds(res.Program))
+	if _, ok := inputKinds(res.Lowered.Main)["b_count"]; ok || slices.Contains(outputKinds(res.Lowered.Main), ir.OutputBufferMutation) {
+		t.Errorf("the parent kept the buffer: inputs %v outputs %v", inputKinds(res.Lowered.Main), outputKinds(res.Lowered.Main))
 	}
 	m := res.Modules[0].Program
 	if inputKinds(m)["b_count"] != ir.InputBuffer || outputKinds(m)[0] != ir.OutputBufferMutation {
 		t.Errorf("module: inputs %v outputs %v", inputKinds(m), outputKinds(m))
 	}
 
-	res, err = lowerWith(t, "buffer_mutation", "tensor-only", Auto)
+	res, err = lowerWith(t, "buffer_mutation", "tensor-only", lower.Auto)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if inputKinds(res.Program)["b_count"] != ir.InputBuffer || !slices.Contains(outputKinds(res.Program), ir.OutputBufferMutation) {
-		t.Errorf("the parent gave the buffer away: inputs %v outputs %v", inputKinds(res.Program), outputKinds(res.Program))
+	if inputKinds(res.Lowered.Main)["b_count"] != ir.InputBuffer || !slices.Contains(outputKinds(res.Lowered.Main), ir.OutputBufferMutation) {
+		t.Errorf("the parent gave the buffer away: inputs %v outputs %v", inputKinds(res.Lowered.Main), outputKinds(res.Lowered.Main))
 	}
 	for _, mod := range res.Modules {
 		if k, ok := inputKinds(mod.Program)["b_count"]; ok && k != ir.InputUser {
@@ -93,7 +95,7 @@ func TestBufferTakenOver(t *testing.T) {
 // TestNestedGraphsLowered: cond stays in the parent for a backend that
 // does not run it, and its branches are lowered on their own.
 func TestNestedGraphsLowered(t *testing.T) {
-	res, err := lowerWith(t, "cond", "tensor-only", Auto)
+	res, err := lowerWith(t, "cond", "tensor-only", lower.Auto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,12 +117,12 @@ func TestWeightsStayWhenNotOwned(t *testing.T) {
 	prof, _ := backend.Builtin("tensor-only")
 	prof.OwnsWeights = false
 	p := load(t, "gpt2_tiny")
-	res, err := Lower(p, prof, Options{})
+	res, err := delegate.Program(p, prof, delegate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Program.Weights) != len(p.Weights) {
-		t.Errorf("the parent holds %d of %d weights", len(res.Program.Weights), len(p.Weights))
+	if len(res.Lowered.Main.Weights) != len(p.Weights) {
+		t.Errorf("the parent holds %d of %d weights", len(res.Lowered.Main.Weights), len(p.Weights))
 	}
 	for _, m := range res.Modules {
 		if len(m.Program.Weights)+len(m.Program.Constants) != 0 {

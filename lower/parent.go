@@ -36,8 +36,8 @@ func (gc *graphCut) parentArg(v string, io *moduleIO) ir.Argument {
 
 // rewriteParent replaces the partitions by their calls and adds what the
 // decisions need in the parent, in an order that respects every use.
-func (gc *graphCut) rewriteParent(p *plan, d *decisions, ios []*moduleIO, calls []*ir.Node) error {
-	g := gc.g
+func (gc *graphCut) rewriteParent(ios []*moduleIO, calls []*ir.Node) error {
+	g, d, parts := gc.g, gc.dec, gc.plan.Partitions
 	type item struct {
 		node *ir.Node
 		key  float64
@@ -45,11 +45,11 @@ func (gc *graphCut) rewriteParent(p *plan, d *decisions, ios []*moduleIO, calls 
 	var items []item
 	var made []*created
 	for i, n := range g.Nodes {
-		if p.part[i] < 0 {
+		if gc.part(i) < 0 {
 			items = append(items, item{n, float64(i)})
 		}
 	}
-	first := func(k int) float64 { return float64(p.parts[k][0]) }
+	first := func(k int) float64 { return float64(parts[k][0]) }
 	defined := map[string]bool{}
 	for _, n := range g.Nodes {
 		n.ForEachOutputRef(func(s string) { defined[s] = true })
@@ -61,7 +61,7 @@ func (gc *graphCut) rewriteParent(p *plan, d *decisions, ios []*moduleIO, calls 
 	add := func(c *created, key float64) {
 		dup := false
 		c.node.ForEachOutputRef(func(o string) {
-			dup = dup || readded[o] || (defined[o] && !gc.movedAway(p, o))
+			dup = dup || readded[o] || (defined[o] && !gc.movedAway(o))
 		})
 		if dup {
 			return
@@ -90,7 +90,11 @@ func (gc *graphCut) rewriteParent(p *plan, d *decisions, ios []*moduleIO, calls 
 			made = append(made, &created{tensors: map[string]*ir.TensorMeta{dec.box: boxMeta(gc.typeOf(dec.value))}})
 		}
 	}
-	order, err := topoOrder(len(items), func(i int) float64 { return items[i].key }, func(i int) *ir.Node { return items[i].node })
+	nodes := make([]*ir.Node, len(items))
+	for i, it := range items {
+		nodes[i] = it.node
+	}
+	order, err := topoOrder(nodes, func(i int) float64 { return items[i].key })
 	if err != nil {
 		return fmt.Errorf("lower: %v (a bug in seam: the partitions are not convex)", err)
 	}
@@ -107,9 +111,9 @@ func (gc *graphCut) rewriteParent(p *plan, d *decisions, ios []*moduleIO, calls 
 
 // movedAway: v was defined by a node now inside a module, so the parent
 // may define it anew (unboxing it, or recomputing it).
-func (gc *graphCut) movedAway(p *plan, v string) bool {
-	i, ok := gc.producer[v]
-	return ok && i >= 0 && p.part[i] >= 0
+func (gc *graphCut) movedAway(v string) bool {
+	i, ok := gc.uses.Producer(v)
+	return ok && i >= 0 && gc.part(i) >= 0
 }
 
 // pruneParent drops weights the modules took over and nothing else uses,
@@ -149,7 +153,7 @@ func (gc *graphCut) pruneParent(ios []*moduleIO) {
 			isWeight := s.Kind == ir.InputParameter || s.Kind == ir.InputBuffer || s.Kind == ir.InputTensorConstant
 			// Only weights the modules took away go; one nothing used
 			// before (a tied embedding's twin) stays as it was.
-			if isWeight && !used[name] && (len(gc.users[name]) > 0 || gc.outUse[name]) {
+			if isWeight && !used[name] && (len(gc.users(name)) > 0 || gc.outUse(name)) {
 				delete(gc.prog.Weights, s.Target)
 				delete(gc.prog.Constants, s.Target)
 				continue

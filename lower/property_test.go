@@ -1,15 +1,16 @@
-package lower
+package lower_test
 
 import (
 	"errors"
-	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/lower"
 )
 
 // TestLowerAnyCut: for a random cut (nodes excluded at random), a random
@@ -49,28 +50,20 @@ func TestLowerAnyCut(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		pol := rapid.SampledFrom(Policies()).Draw(rt, "policy")
-		_, err = Lower(p, prof, Options{Policy: pol})
-		var refusal *Error
+		pol := rapid.SampledFrom(lower.Policies()).Draw(rt, "policy")
+		_, err = delegate.Program(p, prof, delegate.Options{Policy: pol})
+		var refusal *lower.Error
 		switch {
 		case err == nil:
 		case errors.As(err, &refusal):
 			if refusal.Value == "" || refusal.Producer == "" || refusal.Consumer == "" {
 				rt.Fatalf("refusal without value, producer and consumer: %v", err)
 			}
-			if pol == Auto {
+			if pol == lower.Auto {
 				rt.Fatalf("the default policy refused: %v", err)
 			}
 		default:
 			rt.Fatal(err)
 		}
 	})
-}
-
-func mustProfileJSON(rt *rapid.T, p *backend.Profile) []byte {
-	var sb strings.Builder
-	if err := p.WriteJSON(&sb); err != nil {
-		rt.Fatal(err)
-	}
-	return []byte(sb.String())
 }

@@ -35,13 +35,13 @@ func (gc *graphCut) rederive(v string, em *emitter) (*ir.Argument, []*created, e
 // the parent), so that values with shared subexpressions share the nodes
 // that compute them. It derives from the symbolic dims of the tensors the
 // region receives, in order of first use.
-func (gc *graphCut) emitterFor(p *plan, k int) *emitter {
+func (gc *graphCut) emitterFor(k int) *emitter {
 	if em, ok := gc.emitters[k]; ok {
 		return em
 	}
 	tensors := gc.parentTensors()
 	if k >= 0 {
-		tensors = gc.tensorInputs(p, k)
+		tensors = gc.tensorInputs(k)
 	}
 	em := &emitter{lw: gc.lw}
 	em.sources = verify.GivenSizes(gc.g, tensors, gc.lw.parse)

@@ -25,7 +25,7 @@ func (lw *lowerer) parse(text string) (*sym.Expr, error) {
 func (lw *lowerer) ranges() map[string]sym.Range {
 	if lw.symRanges == nil {
 		lw.symRanges = map[string]sym.Range{}
-		for name, rc := range lw.res.Program.RangeConstraints {
+		for name, rc := range lw.main.RangeConstraints {
 			lw.symRanges[name] = sym.IntRangeBounds(rc.Min, rc.Max)
 		}
 	}
@@ -64,14 +64,14 @@ func names(cs []*created) []string {
 	return out
 }
 
-func (gc *graphCut) inCrossing(p *plan, d *inDecision) Crossing {
+func (gc *graphCut) inCrossing(d *inDecision) Crossing {
 	from := "parent"
-	if i := gc.producer[d.value]; i >= 0 && p.part[i] >= 0 {
-		from = p.region(p.part[i])
+	if i := gc.producer(d.value); i >= 0 && gc.part(i) >= 0 {
+		from = gc.region(gc.part(i))
 	}
 	c := Crossing{
 		Value: d.value, Type: gc.typeOf(d.value).String(), Expr: gc.printExpr(d.value),
-		From: from, To: p.region(d.part), Policy: d.how.String(),
+		From: from, To: gc.region(d.part), Policy: d.how.String(),
 		Added: names(d.added), Dropped: append([]string{}, d.dropped...), Detail: d.detail,
 	}
 	if d.box != "" {
@@ -80,10 +80,10 @@ func (gc *graphCut) inCrossing(p *plan, d *inDecision) Crossing {
 	return c
 }
 
-func (gc *graphCut) outCrossing(p *plan, d *outDecision) Crossing {
+func (gc *graphCut) outCrossing(d *outDecision) Crossing {
 	c := Crossing{
 		Value: d.value, Type: gc.typeOf(d.value).String(), Expr: gc.printExpr(d.value),
-		From: p.region(d.part), To: "parent", Policy: d.how.String(),
+		From: gc.region(d.part), To: "parent", Policy: d.how.String(),
 		Added: names(d.added), Dropped: append([]string{}, d.dropped...), Detail: d.detail,
 	}
 	if d.inside != nil {

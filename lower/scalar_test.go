@@ -69,19 +69,3 @@ func TestEmitterSharesAndRollsBack(t *testing.T) {
 		t.Errorf("2*s0 stands for %s, which no node defines", repl.Name)
 	}
 }
-
-func TestSymFloatCrossingsShareNodes(t *testing.T) {
-	res, err := lowerWith(t, "sym_float", "tensor-only", Auto)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sizes := 0
-	for _, n := range res.Modules[0].Program.Graph.Nodes {
-		if n.Target == "torch.ops.aten.sym_size.int" {
-			sizes++
-		}
-	}
-	if sizes != 1 {
-		t.Errorf("%d sym_size nodes in the module; the two SymFloats share one", sizes)
-	}
-}

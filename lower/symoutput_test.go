@@ -1,4 +1,4 @@
-package lower
+package lower_test
 
 import (
 	"context"
@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/npy"
 	"github.com/seam-rt/seam/runtime"
 	"github.com/seam-rt/seam/tensor"
@@ -19,12 +21,12 @@ import (
 // gpt2_tiny reference case, checking the first output against PyTorch's.
 // It returns the outputs, or nil when the policy refuses (or the run
 // failed, which it reports).
-func lowerAndRun(t *testing.T, p *ir.Program, prof *backend.Profile, pol Policy, caseDir string) (*Result, []value.Value) {
+func lowerAndRun(t *testing.T, p *ir.Program, prof *backend.Profile, pol lower.Policy, caseDir string) (*lower.Result, []value.Value) {
 	t.Helper()
 	name := prof.Name + "/" + pol.String()
-	res, err := Lower(p, prof, Options{Policy: pol})
-	var refusal *Error
-	if errors.As(err, &refusal) && pol != Auto {
+	res, err := delegate.Program(p, prof, delegate.Options{Policy: pol})
+	var refusal *lower.Error
+	if errors.As(err, &refusal) && pol != lower.Auto {
 		return nil, nil
 	}
 	if err != nil {
@@ -43,7 +45,7 @@ func lowerAndRun(t *testing.T, p *ir.Program, prof *backend.Profile, pol Policy,
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog, err := runtime.LoadArchive(res.Archive())
+	prog, err := runtime.LoadLowered(res.Lowered, runtime.Options{})
 	if err != nil {
 		t.Errorf("%s: %v", name, err)
 		return nil, nil
@@ -73,7 +75,7 @@ func TestSymbolicGraphOutput(t *testing.T) {
 	ran := 0
 	for _, bn := range backend.BuiltinNames() {
 		prof, _ := backend.Builtin(bn)
-		for _, pol := range Policies() {
+		for _, pol := range lower.Policies() {
 			_, outs := lowerAndRun(t, p, prof, pol, dir)
 			if outs == nil {
 				continue
@@ -109,7 +111,7 @@ func TestSymbolicBetweenModules(t *testing.T) {
 	p := load(t, "gpt2_tiny")
 	dir := filepath.Join(fixtures.ModelDir("gpt2_tiny"), "io", "case1")
 	ran := 0
-	for _, pol := range Policies() {
+	for _, pol := range lower.Policies() {
 		res, outs := lowerAndRun(t, p, prof, pol, dir)
 		if outs == nil {
 			continue

@@ -10,17 +10,15 @@ import (
 // topoOrder sorts items so every value is defined before use, taking the
 // ready item with the smallest key first (Kahn's algorithm), so the result
 // stays as close to the original order as the dependencies allow.
-func topoOrder(n int, key func(int) float64, node func(int) *ir.Node) ([]int, error) {
-	producer := map[string]int{}
-	for i := 0; i < n; i++ {
-		node(i).ForEachOutputRef(func(s string) { producer[s] = i })
-	}
+func topoOrder(nodes []*ir.Node, key func(int) float64) ([]int, error) {
+	n := len(nodes)
+	uses := (&ir.Graph{Nodes: nodes}).DefUse()
 	indeg := make([]int, n)
 	succ := make([][]int, n)
-	for i := 0; i < n; i++ {
+	for i, nd := range nodes {
 		seen := map[int]bool{}
-		node(i).ForEachInputRef(func(s string) {
-			if j, ok := producer[s]; ok && j != i && !seen[j] {
+		nd.ForEachInputRef(func(s string) {
+			if j, ok := uses.Producer(s); ok && j >= 0 && j != i && !seen[j] {
 				seen[j] = true
 				succ[j] = append(succ[j], i)
 				indeg[i]++

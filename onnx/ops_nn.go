@@ -437,7 +437,7 @@ func softmax(onnxOp string) translateFn {
 	}
 }
 
-// pool2dAttrs reads kernel, stride (default: the kernel), padding,
+// poolAttrs reads kernel, stride (default: the kernel), padding,
 // dilation and ceil_mode.
 func poolAttrs(c *call, k int, withDilation bool) ([]*Attribute, error) {
 	kernel, err := spatial(c, "kernel_size", k, 1)

@@ -270,10 +270,7 @@ func cond(c *call) error {
 		if len(names) != len(operands) {
 			return fmt.Errorf("branch %s takes %d inputs, given %d operands", ga.Graph.Name, len(names), len(operands))
 		}
-		path := c.n.Name + "." + ga.Graph.Name
-		if c.s.path != "" {
-			path = c.s.path + "." + path
-		}
+		path := ir.SubgraphPath(c.s.path, c.n.Name, ga.Graph.Name)
 		s := &scope{parent: c.s, path: path, ig: sub, g: &Graph{Name: c.t.fresh(c.n.Name + "_" + ga.Graph.Name)}, names: map[string]string{}}
 		for i, n := range names {
 			s.names[n] = operands[i]

@@ -30,11 +30,7 @@ type NodeError struct {
 }
 
 func (e NodeError) String() string {
-	where := e.Node
-	if e.Graph != "" {
-		where = e.Graph + "." + e.Node
-	}
-	return fmt.Sprintf("%s (%s): %s", where, ir.OpName(e.Target), e.Reason)
+	return fmt.Sprintf("%s (%s): %s", ir.PathName(e.Graph, e.Node), ir.OpName(e.Target), e.Reason)
 }
 
 // UntranslatableError lists every node of a program that has no ONNX

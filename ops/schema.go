@@ -5,6 +5,10 @@
 // kwarg-only markers, returns, and aliasing. Targets are looked up in their
 // serialized form without "torch.ops." ("aten.add.Tensor", "_operator.gt",
 // "higher_order.cond").
+//
+// It also says, once for every package, what an op is (Class, ClassOf):
+// compute, a view, a symbolic scalar op, a check or control flow, and
+// whether the executor evaluates it itself (Schema.ExecutorOwned).
 package ops
 
 import (

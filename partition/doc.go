@@ -1,8 +1,13 @@
 // Package partition proposes the partitions a delegate (backend) runs: sets
 // of supported nodes, each of which becomes one lowered module called from
-// the parent program. It works on an abstract DAG (nodes in topological
-// order, predecessor lists); the adapter from ir programs and backend
-// profiles lives elsewhere.
+// the parent program. Propose works on an abstract DAG (nodes in
+// topological order, predecessor lists) and a Request; ProposeGraph and
+// ProposeProgram state an ir graph and a backend profile as that problem
+// (GraphRequest) and return a Plan: the partitions, what crosses each cut
+// with its kind (Boundary), a verdict for every node, the groups, and the
+// plans of graphs nested in nodes left to the parent. Package lower lowers
+// a Plan and package report describes one. A full_graph backend that
+// cannot take a whole graph is a FullGraphError.
 //
 // # The problem
 //

@@ -2,6 +2,7 @@ package partition
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/seam-rt/seam/backend"
@@ -9,73 +10,37 @@ import (
 	"github.com/seam-rt/seam/ops"
 )
 
-// GraphOptions refine a proposal for one graph.
+// GraphOptions refine a proposal.
 type GraphOptions struct {
 	// Exclude names nodes that must stay out of partitions (a lowering
-	// policy excluded them).
+	// policy excluded them): nodes of the graph by name, and for
+	// ProposeProgram nodes of nested graphs by their graph's path and name
+	// (ir.PathName: cond.true_graph_0.add).
 	Exclude map[string]bool
-	// Groups are node names that must end up in one partition together,
-	// or none of them delegated.
+	// Groups are node names (of the top-level graph, for ProposeProgram)
+	// that must end up in one partition together, or none of them
+	// delegated.
 	Groups [][]string
-}
-
-// Plan is a proposal for one graph of a program.
-type Plan struct {
-	Graph *ir.Graph
-	// Path names a nested graph ("cond.true_graph_0"); "" is the top level.
-	Path string
-	// Partitions hold indices into Graph.Nodes, ascending.
-	Partitions [][]int
-	// Verdicts says for every node whether it is delegated, and why not.
-	Verdicts []NodeVerdict
-	// Nested are the plans of graphs nested in nodes left to the parent.
-	Nested []*Plan
-	// Groups reports, per GraphOptions.Groups entry, what became of it.
-	Groups []GroupOutcome
-}
-
-// NodeVerdict is why a node is or is not in a partition.
-type NodeVerdict struct {
-	Node   string
-	Target string
-	// Partition is the node's partition, or -1.
-	Partition int
-	// Reason is "delegated", or a backend refusal (op not included, op
-	// excluded, excluded by name, dtype refused, dynamic size refused), or
-	// a partitioning one (partition too small, group refused, excluded by
-	// policy).
-	Reason string
-	Detail string
-}
-
-// IsCompute reports whether a node counts towards a partition's size:
-// views and scalar (symbolic) ops do not, nor checks that compute nothing.
-func IsCompute(target string) bool {
-	op := ir.OpName(target)
-	if strings.HasPrefix(op, "aten.sym_") || strings.HasPrefix(op, "aten._assert_") {
-		return false
-	}
-	s, ok := ops.Lookup(op)
-	if !ok {
-		return !strings.HasPrefix(op, "_operator.") && !strings.HasPrefix(op, "math.") && !strings.HasPrefix(op, "torch.sym_")
-	}
-	return s.Kind != ops.Python && !s.IsView()
 }
 
 // ProposeGraph proposes partitions of one graph for a backend. A
 // full_graph profile turns any unsupported node into an error listing
-// every such node with its reason.
+// every such node with its reason (FullGraphError).
 func ProposeGraph(g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*Plan, error) {
-	d, req, verdicts, err := GraphRequest(g, prof, opt)
+	return proposeGraph("", g, prof, opt)
+}
+
+func proposeGraph(path string, g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*Plan, error) {
+	du := g.DefUse()
+	d, req, verdicts, err := graphRequest(path, g, du, prof, opt)
 	if err != nil {
 		return nil, err
 	}
-	n := len(g.Nodes)
 	res, err := Propose(d, req)
 	if err != nil {
 		return nil, err
 	}
-	plan := &Plan{Graph: g, Partitions: make([][]int, len(res.Partitions)), Verdicts: make([]NodeVerdict, n), Groups: res.Groups}
+	plan := &Plan{Graph: g, Path: path, Uses: du, Partitions: make([][]int, len(res.Partitions)), Verdicts: make([]NodeVerdict, len(g.Nodes))}
 	for k, part := range res.Partitions {
 		plan.Partitions[k] = make([]int, len(part))
 		for j, i := range part {
@@ -92,6 +57,10 @@ func ProposeGraph(g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*Plan, 
 		}
 		plan.Verdicts[i] = v
 	}
+	for i, o := range res.Groups {
+		plan.Groups = append(plan.Groups, Group{Nodes: slices.Clone(opt.Groups[i]), GroupOutcome: o})
+	}
+	plan.Boundaries = boundaries(plan)
 	return plan, nil
 }
 
@@ -100,36 +69,37 @@ func ProposeGraph(g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*Plan, 
 // verdict on each), count as compute, and must stay together. A full_graph
 // profile with an unsupported node is an error listing every such node.
 func GraphRequest(g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*DAG, *Request, []backend.Verdict, error) {
+	return graphRequest("", g, g.DefUse(), prof, opt)
+}
+
+func graphRequest(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile, opt GraphOptions) (*DAG, *Request, []backend.Verdict, error) {
 	n := len(g.Nodes)
 	d := &DAG{Preds: make([][]int32, n)}
 	// With single-node partitions allowed nothing is dropped; without, a
-	// partition needs two compute nodes (views and scalar ops do not count).
+	// partition needs two compute nodes (views, scalar ops and checks do
+	// not count).
 	req := &Request{Supported: make([]bool, n), Compute: make([]bool, n)}
 	if !prof.SingleNodePartitions {
 		req.MinCompute = 2
 	}
-	producer := make(map[string]int32, n)
 	verdicts := make([]backend.Verdict, n)
-	var unsupported []string
 	for i, node := range g.Nodes {
-		seen := map[int32]bool{}
 		node.ForEachInputRef(func(v string) {
-			if p, ok := producer[v]; ok && !seen[p] {
-				seen[p] = true
-				d.Preds[i] = append(d.Preds[i], p)
+			if p, ok := du.Producer(v); ok && p >= 0 && p < i && !slices.Contains(d.Preds[i], int32(p)) {
+				d.Preds[i] = append(d.Preds[i], int32(p))
 			}
 		})
-		node.ForEachOutputRef(func(v string) { producer[v] = int32(i) })
 		verdicts[i] = prof.Supports(g, node)
 		req.Supported[i] = verdicts[i].OK() && !opt.Exclude[node.Name]
-		req.Compute[i] = IsCompute(node.Target)
-		if !verdicts[i].OK() {
-			unsupported = append(unsupported, fmt.Sprintf("  %s (%s): %s", node.Name, node.OpName(), verdicts[i]))
+		switch ops.ClassOf(node.Target) {
+		case ops.Compute, ops.Control:
+			req.Compute[i] = true
 		}
 	}
-	if prof.FullGraph && len(unsupported) > 0 {
-		return nil, nil, nil, fmt.Errorf("full_graph: %s cannot take the whole graph; %d unsupported nodes:\n%s",
-			prof.Name, len(unsupported), strings.Join(unsupported, "\n"))
+	if prof.FullGraph {
+		if err := fullGraph(path, g, du, prof, verdicts); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	if len(opt.Groups) > 0 {
 		index := make(map[string]int32, n)
@@ -151,32 +121,92 @@ func GraphRequest(g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*DAG, *
 	return d, req, verdicts, nil
 }
 
+// FullGraphError is a full_graph backend that cannot take a whole graph:
+// every node it refuses, with its reason and the nodes that consume what
+// it makes (a refused sym_size is a refused cut before its consumers).
+type FullGraphError struct {
+	// Graph is the graph's path, "" for the top level.
+	Graph   string
+	Backend string
+	// Nodes has one line per unsupported node.
+	Nodes []string
+}
+
+func (e *FullGraphError) Error() string {
+	where := "the graph"
+	if e.Graph != "" {
+		where = "graph " + e.Graph
+	}
+	return fmt.Sprintf("full_graph: %s cannot go to %s as a whole; %d unsupported nodes:\n%s",
+		where, e.Backend, len(e.Nodes), strings.Join(e.Nodes, "\n"))
+}
+
+func fullGraph(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile, verdicts []backend.Verdict) error {
+	e := &FullGraphError{Graph: path, Backend: prof.Name}
+	for i, n := range g.Nodes {
+		if verdicts[i].OK() {
+			continue
+		}
+		line := fmt.Sprintf("  %s (%s): %s", n.Name, n.OpName(), verdicts[i])
+		var consumers []string
+		n.ForEachOutputRef(func(o string) {
+			for _, u := range du.Users(o) {
+				consumers = append(consumers, g.Nodes[u].Name)
+			}
+		})
+		if consumers = slices.Compact(consumers); len(consumers) > 0 {
+			line += "; consumed by " + listFew(consumers)
+		}
+		e.Nodes = append(e.Nodes, line)
+	}
+	if len(e.Nodes) == 0 {
+		return nil
+	}
+	return e
+}
+
+// listFew joins up to four names and counts the rest.
+func listFew(xs []string) string {
+	const max = 4
+	if len(xs) > max {
+		return strings.Join(xs[:max], ", ") + fmt.Sprintf(" (+%d)", len(xs)-max)
+	}
+	return strings.Join(xs, ", ")
+}
+
 // ProposeProgram proposes partitions for a program's graph and, for nodes
-// left to the parent, for the graphs nested in them (cond branches). The
-// options apply to the top-level graph.
+// left to the parent, for the graphs nested in them (cond branches).
+// Groups apply to the top-level graph; Exclude names nodes of any graph
+// (ir.PathName).
 func ProposeProgram(p *ir.Program, prof *backend.Profile, opt GraphOptions) (*Plan, error) {
 	return proposeNested("", p.Graph, prof, opt)
 }
 
 func proposeNested(path string, g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*Plan, error) {
-	plan, err := ProposeGraph(g, prof, opt)
+	own := GraphOptions{Exclude: map[string]bool{}}
+	if path == "" {
+		own.Groups = opt.Groups
+	}
+	for _, n := range g.Nodes {
+		if opt.Exclude[ir.PathName(path, n.Name)] {
+			own.Exclude[n.Name] = true
+		}
+	}
+	plan, err := proposeGraph(path, g, prof, own)
 	if err != nil {
 		if path != "" {
-			return nil, fmt.Errorf("graph %s: %w", path, err)
+			if _, whole := err.(*FullGraphError); !whole {
+				return nil, fmt.Errorf("graph %s: %w", path, err)
+			}
 		}
 		return nil, err
 	}
-	plan.Path = path
 	for i, node := range g.Nodes {
 		if plan.Verdicts[i].Partition >= 0 {
 			continue
 		}
 		for _, sub := range node.SubGraphs() {
-			sp := node.Name + "." + sub.Name
-			if path != "" {
-				sp = path + "." + sp
-			}
-			nested, err := proposeNested(sp, sub.Graph, prof, GraphOptions{})
+			nested, err := proposeNested(ir.SubgraphPath(path, node.Name, sub.Name), sub.Graph, prof, opt)
 			if err != nil {
 				return nil, err
 			}

@@ -15,8 +15,10 @@ const MainModel = "model"
 type Archive struct {
 	// Programs by model name ("model" for torch.export.save).
 	Programs map[string]*ir.Program
-	// Delegates holds, per lowered module name, the backend that runs it.
-	Delegates map[string]*Delegate
+	// Delegates holds, per lowered module name, its delegate record
+	// (data/delegates/<module>.json, and <module>.bin for what the backend
+	// compiled).
+	Delegates map[string]*ir.Delegate
 	// Extra holds the extra/<name> files (extra_files of torch.export.save).
 	Extra map[string][]byte
 	// SampleInputs holds data/sample_inputs/<model>.pt per model: a
@@ -31,28 +33,71 @@ type Archive struct {
 	check func() error
 }
 
-// Delegate is a lowered module's record: which backend compiles it and the
-// options it is compiled with.
-type Delegate struct {
+// delegateRecord is a delegate record in its file form.
+type delegateRecord struct {
 	Backend        string            `json:"backend"`
 	CompileOptions map[string]string `json:"compile_options"`
-	// Profile is the backend's declared contract as lowering used it, so
-	// the runtime can check every call against it even for a backend
-	// described in the user's own profile file.
+	// Profile is the backend's declared contract as lowering used it.
 	Profile json.RawMessage `json:"profile,omitempty"`
+}
+
+// Lowered is the archive's content as a lowered program: the main program
+// (Program), and every other program as a module with its delegate record
+// (nil where the archive has none). A program nothing was delegated from
+// is a Lowered without modules.
+func (a *Archive) Lowered() (*ir.Lowered, error) {
+	main, err := a.Program()
+	if err != nil {
+		return nil, err
+	}
+	l := &ir.Lowered{Main: main, Modules: map[string]*ir.LoweredModule{}}
+	for name, p := range a.Programs {
+		if p != main {
+			l.Modules[name] = &ir.LoweredModule{Program: p, Delegate: a.Delegates[name]}
+		}
+	}
+	return l, nil
+}
+
+// FromLowered is the archive of a lowered program: the main program as
+// "model", each module as a program of its own with its delegate record.
+// from, when not nil, is the archive the program was lowered from: the
+// sample inputs of its main program carry over, since the lowered program
+// takes the same inputs.
+func FromLowered(l *ir.Lowered, from *Archive) *Archive {
+	a := &Archive{Programs: map[string]*ir.Program{MainModel: l.Main}, Delegates: map[string]*ir.Delegate{}}
+	for name, m := range l.Modules {
+		a.Programs[name] = m.Program
+		if m.Delegate != nil {
+			a.Delegates[name] = m.Delegate
+		}
+	}
+	if from != nil {
+		if s := from.SampleInputs[from.mainName()]; s != nil {
+			a.SampleInputs = map[string]ir.Blob{MainModel: s}
+		}
+	}
+	return a
 }
 
 // Program returns the main program ("model"), or the only one.
 func (a *Archive) Program() (*ir.Program, error) {
-	if p, ok := a.Programs[MainModel]; ok {
+	if p, ok := a.Programs[a.mainName()]; ok {
 		return p, nil
 	}
-	if len(a.Programs) == 1 {
-		for _, p := range a.Programs {
-			return p, nil
-		}
-	}
 	return nil, fmt.Errorf("no program named %q among %v", MainModel, a.ModelNames())
+}
+
+// mainName names the main program: "model", or the only program when
+// none is named so.
+func (a *Archive) mainName() string {
+	if _, ok := a.Programs[MainModel]; ok || len(a.Programs) != 1 {
+		return MainModel
+	}
+	for name := range a.Programs {
+		return name
+	}
+	return ""
 }
 
 // ModelNames lists the programs, "model" first and the rest sorted.

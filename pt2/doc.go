@@ -10,6 +10,9 @@
 //
 // The layout seam adds for lowered programs: each lowered module is a
 // program of its own in models/<module>.json with its own weights config,
-// and its delegate record (backend name and compile options) is
-// data/delegates/<module>.json.
+// its delegate record (backend name, compile options and the contract it
+// was lowered under) is data/delegates/<module>.json, and what the backend
+// compiled from it at lowering time, if anything, data/delegates/<module>.bin.
+// Archive.Lowered reads an archive as an ir.Lowered, FromLowered makes the
+// archive of one.
 package pt2

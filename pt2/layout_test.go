@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
-	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/pt2"
 )
 
@@ -298,12 +298,12 @@ func TestLoweredLayout(t *testing.T) {
 			t.Fatal(err)
 		}
 		prof, _ := backend.Builtin("tensor-only")
-		res, err := lower.Lower(p, prof, lower.Options{})
+		res, err := delegate.Program(p, prof, delegate.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		err = pt2.Write(&buf, res.Archive(), "lowered")
+		err = pt2.Write(&buf, pt2.FromLowered(res.Lowered, nil), "lowered")
 		a.Close()
 		if err != nil {
 			t.Fatal(err)

@@ -104,7 +104,7 @@ func (rd *reader) read() (*Archive, error) {
 	}
 	a := &Archive{
 		Programs:     map[string]*ir.Program{},
-		Delegates:    map[string]*Delegate{},
+		Delegates:    map[string]*ir.Delegate{},
 		Extra:        map[string][]byte{},
 		SampleInputs: map[string]ir.Blob{},
 		Other:        map[string]ir.Blob{},
@@ -129,6 +129,7 @@ func (rd *reader) read() (*Archive, error) {
 	if len(a.Programs) == 0 {
 		return nil, rd.errf("models/model.json", "missing: the archive holds no program (models/*.json)")
 	}
+	compiled := map[string]*zip.File{}
 	for rel, f := range rd.records {
 		if used[rel] {
 			continue
@@ -147,13 +148,26 @@ func (rd *reader) read() (*Archive, error) {
 			if err != nil {
 				return nil, err
 			}
-			d := new(Delegate)
-			if err := json.Unmarshal(data, d); err != nil {
+			var d delegateRecord
+			if err := json.Unmarshal(data, &d); err != nil {
 				return nil, rd.errf(rel, "malformed delegate record: %v", err)
 			}
-			a.Delegates[strings.TrimSuffix(strings.TrimPrefix(rel, "data/delegates/"), ".json")] = d
+			a.Delegates[strings.TrimSuffix(strings.TrimPrefix(rel, "data/delegates/"), ".json")] = &ir.Delegate{
+				Backend: d.Backend, CompileOptions: d.CompileOptions, Contract: d.Profile,
+			}
+		case strings.HasPrefix(rel, "data/delegates/") && strings.HasSuffix(rel, ".bin"):
+			compiled[strings.TrimSuffix(strings.TrimPrefix(rel, "data/delegates/"), ".bin")] = f
 		default:
 			a.Other[rel] = rd.blob(f)
+		}
+	}
+	// What a backend compiled belongs to its module's record; without a
+	// record it is kept as it is.
+	for name, f := range compiled {
+		if d, ok := a.Delegates[name]; ok {
+			d.Compiled = rd.blob(f)
+		} else {
+			a.Other["data/delegates/"+name+".bin"] = rd.blob(f)
 		}
 	}
 	return a, nil

@@ -79,7 +79,8 @@ func TestDelegateRecordsRoundTrip(t *testing.T) {
 	}
 	p, _ := a.Program()
 	a.Programs["lowered_module_0"] = p.Clone()
-	a.Delegates = map[string]*pt2.Delegate{"lowered_module_0": {Backend: "npu", CompileOptions: map[string]string{"x": "1"}, Profile: []byte(`{"name":"npu"}`)}}
+	compiled := ir.Bytes("what the backend made of it\x00\x01")
+	a.Delegates = map[string]*ir.Delegate{"lowered_module_0": {Backend: "npu", CompileOptions: map[string]string{"x": "1"}, Contract: []byte(`{"name":"npu"}`), Compiled: compiled}}
 	var out bytes.Buffer
 	if err := pt2.Write(&out, a, "model"); err != nil {
 		t.Fatal(err)
@@ -89,8 +90,15 @@ func TestDelegateRecordsRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := b.Delegates["lowered_module_0"]
-	if d == nil || d.Backend != "npu" || d.CompileOptions["x"] != "1" || string(d.Profile) != `{"name":"npu"}` {
+	if d == nil || d.Backend != "npu" || d.CompileOptions["x"] != "1" || string(d.Contract) != `{"name":"npu"}` {
 		t.Errorf("delegate record %+v", d)
+	}
+	// What the backend compiled comes back with its record, byte for byte.
+	if d != nil {
+		got, err := (&ir.Weight{Data: d.Compiled}).ReadAll()
+		if d.Compiled == nil || err != nil || string(got) != string(compiled) {
+			t.Errorf("compiled blob %q, %v; want %q", got, err, compiled)
+		}
 	}
 	if names := b.ModelNames(); len(names) != 2 || names[0] != "model" {
 		t.Errorf("models %v", names)

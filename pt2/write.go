@@ -107,12 +107,18 @@ func (aw *archiveWriter) writeAll(a *Archive) error {
 		}
 	}
 	for _, name := range ir.SortedKeys(a.Delegates) {
-		data, err := json.Marshal(a.Delegates[name])
+		d := a.Delegates[name]
+		data, err := json.Marshal(delegateRecord{Backend: d.Backend, CompileOptions: d.CompileOptions, Profile: d.Contract})
 		if err != nil {
 			return err
 		}
 		if err := aw.writeBytes("data/delegates/"+name+".json", data); err != nil {
 			return err
+		}
+		if d.Compiled != nil {
+			if err := aw.writeBlob("data/delegates/"+name+".bin", d.Compiled); err != nil {
+				return err
+			}
 		}
 	}
 	for _, name := range ir.SortedKeys(a.Extra) {

@@ -116,22 +116,13 @@ type builder struct {
 func (b *builder) addPlan(plan *partition.Plan, top bool) {
 	g := plan.Graph
 	base := len(b.r.Partitions)
-	local := make([]int, len(g.Nodes)) // node index -> local partition, -1
-	for i := range local {
-		local[i] = -1
-	}
-	for k, part := range plan.Partitions {
-		for _, i := range part {
-			local[i] = k
-		}
-	}
 	m := &graphModel{path: plan.Path, nodes: len(g.Nodes), symbolic: map[string]string{}}
 	for k := range plan.Partitions {
 		m.parts = append(m.parts, base+k)
 	}
 	b.r.graphs = append(b.r.graphs, m)
 
-	producer := map[string]int{} // value -> item index
+	inputItem := map[string]int{} // graph input -> item index
 	inKinds := b.inputKinds(g, top)
 	for _, name := range g.InputNames() {
 		kind := inKinds[name]
@@ -140,20 +131,30 @@ func (b *builder) addPlan(plan *partition.Plan, top bool) {
 		case "parameter", "buffer", "tensor_constant", "custom_obj":
 			ik = itemWeight
 		}
-		producer[name] = len(m.items)
+		inputItem[name] = len(m.items)
 		m.items = append(m.items, item{name: name, op: kind, kind: ik, part: -1, annotation: b.pr.Annotation(g, name)})
 	}
 	nodeItem := len(m.items)
+	// producer is the item defining v, among the graph's inputs and the
+	// nodes before node `before`.
+	producer := func(v string, before int) (int, bool) {
+		i, ok := plan.Uses.Producer(v)
+		switch {
+		case !ok || i >= before:
+			return 0, false
+		case i >= 0:
+			return nodeItem + i, true
+		}
+		it, ok := inputItem[v]
+		return it, ok
+	}
 	for i, n := range g.Nodes {
 		it := item{name: n.Name, op: n.OpName(), kind: itemNode, part: -1}
-		if local[i] >= 0 {
-			it.part = base + local[i]
+		if k := plan.PartitionOf(i); k >= 0 {
+			it.part = base + k
 		} else {
-			u := Unsupported{Node: n.Name, Target: n.OpName(), Reason: "not delegated", Graph: plan.Path}
-			if i < len(plan.Verdicts) {
-				v := plan.Verdicts[i]
-				u.Target, u.Reason, u.Detail = v.Target, v.Reason, v.Detail
-			}
+			v := plan.Verdicts[i]
+			u := Unsupported{Node: n.Name, Target: v.Target, Reason: v.Reason, Detail: v.Detail, Graph: plan.Path}
 			it.reason = u.Reason
 			b.r.Unsupported = append(b.r.Unsupported, u)
 		}
@@ -161,7 +162,7 @@ func (b *builder) addPlan(plan *partition.Plan, top bool) {
 		m.items = append(m.items, it)
 		seen := map[string]bool{}
 		n.ForEachInputRef(func(v string) {
-			if p, ok := producer[v]; ok && !seen[v] {
+			if p, ok := producer(v, i); ok && !seen[v] {
 				seen[v] = true
 				e := edge{from: p, to: me, value: v, typ: g.TypeOf(v).String()}
 				if isSymbolic(e.typ) {
@@ -170,14 +171,13 @@ func (b *builder) addPlan(plan *partition.Plan, top bool) {
 				m.edges = append(m.edges, e)
 			}
 		})
-		n.ForEachOutputRef(func(v string) { producer[v] = me })
 	}
 	out := len(m.items)
 	m.items = append(m.items, item{name: "output", op: "output", kind: itemOutput, part: -1})
 	outKinds := b.outputKinds(g, top)
 	for i := range g.Outputs {
 		g.Outputs[i].ForEachRef(func(v string) {
-			if p, ok := producer[v]; ok {
+			if p, ok := producer(v, len(g.Nodes)); ok {
 				e := edge{from: p, to: out, value: v, typ: g.TypeOf(v).String(), sink: outKinds[i]}
 				if isSymbolic(e.typ) {
 					m.symbolic[v] = b.pr.Annotation(g, v)
@@ -187,9 +187,12 @@ func (b *builder) addPlan(plan *partition.Plan, top bool) {
 		})
 	}
 
-	ix := m.index()
 	for k, part := range plan.Partitions {
-		p := b.partition(g, m, ix, base+k, part, nodeItem)
+		p := b.partition(plan, base, k, inKinds, outKinds)
+		p.Nodes = make([]string, len(part))
+		for j, i := range part {
+			p.Nodes[j] = g.Nodes[i].Name
+		}
 		b.judgeValues(plan.Path, k, p.Inputs, true)
 		b.judgeValues(plan.Path, k, p.Outputs, false)
 		b.r.Partitions = append(b.r.Partitions, p)
@@ -229,75 +232,44 @@ func (b *builder) outputKinds(g *ir.Graph, top bool) []string {
 	return kinds
 }
 
-// partition describes one partition: inputs in order of first use, outputs
-// in order of definition with where they go.
-func (b *builder) partition(g *ir.Graph, m *graphModel, ix edgeIndex, id int, nodes []int, nodeItem int) Partition {
-	p := Partition{ID: id, Graph: m.path, Nodes: make([]string, len(nodes)), Inputs: []Value{}, Outputs: []Value{}}
-	seenIn := map[string]bool{}
-	for j, i := range nodes {
-		it := nodeItem + i
-		p.Nodes[j] = m.items[it].name
-		for _, ei := range ix.in[it] {
-			e := m.edges[ei]
-			src := m.items[e.from]
-			if src.part == id || seenIn[e.value] {
-				continue
-			}
-			seenIn[e.value] = true
-			v := b.value(g, e.value)
-			switch {
-			case src.kind != itemNode:
-				v.From = src.op
-			case src.part >= 0:
-				v.From, v.Producer = fmt.Sprintf("partition %d", src.part), src.name
-			default:
-				v.From, v.Producer = "node", src.name
-			}
-			p.Inputs = append(p.Inputs, v)
+// partition describes partition k of plan (global id base+k) from its
+// boundary: inputs in order of first use with where they come from,
+// outputs in order of definition with where they go.
+func (b *builder) partition(plan *partition.Plan, base, k int, inKinds map[string]string, outKinds []string) Partition {
+	g, bd := plan.Graph, plan.Boundaries[k]
+	p := Partition{ID: base + k, Graph: plan.Path, Inputs: []Value{}, Outputs: []Value{}}
+	for _, in := range bd.Inputs {
+		v := b.value(g, in.Name)
+		switch j := in.Producer; {
+		case j < 0:
+			v.From = inKinds[in.Name]
+		case plan.PartitionOf(j) >= 0:
+			v.From, v.Producer = fmt.Sprintf("partition %d", base+plan.PartitionOf(j)), g.Nodes[j].Name
+		default:
+			v.From, v.Producer = "node", g.Nodes[j].Name
 		}
+		p.Inputs = append(p.Inputs, v)
 	}
-	for _, i := range nodes {
-		it := nodeItem + i
-		var order []string
-		leaving := map[string]*Value{}
-		for _, ei := range ix.out[it] {
-			e := m.edges[ei]
-			dst := m.items[e.to]
-			if dst.part == id {
-				continue
-			}
-			v, ok := leaving[e.value]
-			if !ok {
-				nv := b.value(g, e.value)
-				v = &nv
-				leaving[e.value] = v
-				order = append(order, e.value)
-			}
-			to := e.sink
-			switch {
-			case dst.kind == itemOutput:
-			case dst.part >= 0:
-				to = fmt.Sprintf("partition %d", dst.part)
-				v.Users = appendNew(v.Users, dst.name)
-			default:
-				to = "node"
-				v.Users = appendNew(v.Users, dst.name)
+	for _, o := range bd.Outputs {
+		v := b.value(g, o.Name)
+		for _, u := range o.Users {
+			to := "node"
+			if j := plan.PartitionOf(u); j >= 0 {
+				to = fmt.Sprintf("partition %d", base+j)
 			}
 			v.To = appendNew(v.To, to)
+			v.Users = appendNew(v.Users, g.Nodes[u].Name)
 		}
-		// Values leave in the order the node defines them.
-		n := g.Nodes[i]
-		n.ForEachOutputRef(func(name string) {
-			if v, ok := leaving[name]; ok {
-				p.Outputs = append(p.Outputs, *v)
-				delete(leaving, name)
-			}
-		})
-		for _, name := range order {
-			if v, ok := leaving[name]; ok {
-				p.Outputs = append(p.Outputs, *v)
+		if o.GraphOutput {
+			for i := range g.Outputs {
+				g.Outputs[i].ForEachRef(func(name string) {
+					if name == o.Name {
+						v.To = appendNew(v.To, outKinds[i])
+					}
+				})
 			}
 		}
+		p.Outputs = append(p.Outputs, v)
 	}
 	return p
 }

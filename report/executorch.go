@@ -67,12 +67,7 @@ type etTagger struct {
 func (t *etTagger) plan(plan *partition.Plan, top bool) {
 	g := plan.Graph
 	module := t.modules[g]
-	key := func(name string) string {
-		if module == "" {
-			return name
-		}
-		return module + "." + name
-	}
+	key := func(name string) string { return ir.PathName(module, name) }
 	for _, n := range g.Nodes {
 		for _, sub := range n.SubGraphs() {
 			t.modules[sub.Graph] = key(sub.Name)

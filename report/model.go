@@ -55,16 +55,3 @@ func (m *graphModel) boundary(e edge) bool {
 	a, b := m.items[e.from].part, m.items[e.to].part
 	return a != b && (a >= 0 || b >= 0)
 }
-
-// edgeIndex lists each item's incoming and outgoing edges (indices into
-// graphModel.edges), in edge order.
-type edgeIndex struct{ in, out [][]int }
-
-func (m *graphModel) index() edgeIndex {
-	ix := edgeIndex{in: make([][]int, len(m.items)), out: make([][]int, len(m.items))}
-	for i, e := range m.edges {
-		ix.in[e.to] = append(ix.in[e.to], i)
-		ix.out[e.from] = append(ix.out[e.from], i)
-	}
-	return ix
-}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/pt2"
@@ -23,26 +24,26 @@ func TestRecordedContractRefused(t *testing.T) {
 	defer a.Close()
 	p, _ := a.Program()
 	prof, _ := backend.Builtin("tensor-only")
-	res, err := lower.Lower(p, prof, lower.Options{Policy: lower.Auto})
+	res, err := delegate.Program(p, prof, delegate.Options{Policy: lower.Auto})
 	if err != nil {
 		t.Fatal(err)
 	}
-	la := res.Archive()
-	if _, err := runtime.LoadArchive(la); err != nil {
+	la := res.Lowered
+	if _, err := runtime.LoadLowered(la, runtime.Options{}); err != nil {
 		t.Fatalf("the honest archive: %v", err)
 	}
 	lying := *prof
 	lying.Placeholders.SymInt = backend.Scalar
 	rec, _ := json.Marshal(&lying)
-	for _, d := range la.Delegates {
-		d.Profile = rec
+	for _, m := range la.Modules {
+		m.Delegate.Contract = rec
 	}
-	_, err = runtime.LoadArchive(la)
+	_, err = runtime.LoadLowered(la, runtime.Options{})
 	if err == nil || !strings.Contains(err.Error(), "placeholders.sym_int: int recorded, refuse registered") ||
 		!strings.Contains(err.Error(), "--trust-recorded-contract") {
 		t.Errorf("a recorded contract that differs: %v", err)
 	}
-	if _, err := runtime.LoadArchiveWith(la, runtime.Options{TrustRecordedContract: true}); err != nil {
+	if _, err := runtime.LoadLowered(la, runtime.Options{TrustRecordedContract: true}); err != nil {
 		t.Errorf("trusted: %v", err)
 	}
 }

@@ -54,12 +54,12 @@ func (l *Loader) delegate(n *ir.Node) (*delegateCall, error) {
 	if !ok {
 		return nil, fmt.Errorf("delegate call without a module name")
 	}
-	m, ok := l.opt.Modules[name]
+	lm, ok := l.modules[name]
 	if !ok {
 		return nil, fmt.Errorf("delegate call to %s, which this program does not have", name)
 	}
-	d, ok := l.opt.Delegates[name]
-	if !ok {
+	m, d := lm.Program, lm.Delegate
+	if d == nil {
 		return nil, fmt.Errorf("module %s has no delegate record (data/delegates/%s.json)", name, name)
 	}
 	call := &delegateCall{module: name, backend: d.Backend}

@@ -1,9 +1,15 @@
 // Package runtime runs exported programs in Go. Load compiles a program
 // once: it resolves every op to a kernel (reporting all ops without one at
 // once), binds arguments to schema order, plans when each intermediate value
-// dies, and loads the weights (zero-copy from the archive's bytes). Run
-// then executes it on actual inputs, as many times as wanted and from many
-// goroutines at once.
+// dies, and loads the weights (zero-copy from the archive's bytes); a
+// lowered program (ir.Lowered) loads through LoadLowered, each module
+// compiled by its backend. Load also rewrites a few patterns it knows:
+// GPT-2's tanh GELU, attention's scaled masked softmax and the hard
+// activations run as one fused kernel each (same arithmetic, same
+// results), batch norm after a convolution folds into its constant
+// weights and constant matrix operands are packed once (which rounds
+// differently). Run then executes the program on actual inputs, as many
+// times as wanted and from many goroutines at once.
 //
 // Before any kernel runs, Run checks the inputs against the signature:
 // count, dtype, rank and static sizes, binds every symbol the actual sizes

@@ -20,7 +20,11 @@ func Example() {
 		panic(err)
 	}
 	defer a.Close()
-	prog, err := runtime.LoadArchive(a)
+	p, err := a.Program()
+	if err != nil {
+		panic(err)
+	}
+	prog, err := runtime.Load(p, runtime.Options{})
 	if err != nil {
 		panic(err)
 	}

@@ -62,7 +62,11 @@ func loadProgram(t testing.TB, model string) *runtime.Program {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.Close() })
-	p, err := runtime.LoadArchive(a)
+	prog, err := a.Program()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := runtime.Load(prog, runtime.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

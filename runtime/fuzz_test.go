@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/internal/hostile"
-	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/runtime"
 	"github.com/seam-rt/seam/verify"
@@ -51,12 +51,12 @@ func FuzzReadLowered(f *testing.F) {
 		}
 		p, _ := a.Program()
 		prof, _ := backend.Builtin(c.backend)
-		res, err := lower.Lower(p, prof, lower.Options{})
+		res, err := delegate.Program(p, prof, delegate.Options{})
 		if err != nil {
 			f.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if err := pt2.Write(&buf, res.Archive(), "model"); err != nil {
+		if err := pt2.Write(&buf, pt2.FromLowered(res.Lowered, nil), "model"); err != nil {
 			f.Fatal(err)
 		}
 		a.Close()
@@ -78,8 +78,12 @@ func FuzzReadLowered(f *testing.F) {
 		if err := a.CheckBytes(); err != nil {
 			t.Fatalf("an archive seam wrote fails its CRC check: %v", err)
 		}
-		vs := verify.Errors(verify.Archive(a))
-		_, err = runtime.LoadArchive(a)
+		l, err := a.Lowered()
+		if err != nil {
+			return
+		}
+		vs := verify.Errors(verify.Lowered(l))
+		_, err = runtime.LoadLowered(l, runtime.Options{})
 		if len(vs) == 0 && err != nil {
 			if _, missing := err.(*runtime.MissingKernelsError); !missing {
 				t.Logf("verifies clean but does not load: %v", err)

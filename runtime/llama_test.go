@@ -32,7 +32,11 @@ func openLlama(t testing.TB, path string) (*pt2.Archive, *runtime.Program) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.Close() })
-	p, err := runtime.LoadArchive(a)
+	prog, err := a.Program()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := runtime.Load(prog, runtime.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

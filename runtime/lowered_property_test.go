@@ -8,6 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/lower"
@@ -54,7 +55,7 @@ func TestAnyCutComputesTheSame(t *testing.T) {
 			rt.Fatal(err)
 		}
 		pol := rapid.SampledFrom(lower.Policies()).Draw(rt, "policy")
-		res, err := lower.Lower(f.p, prof, lower.Options{Policy: pol})
+		res, err := delegate.Program(f.p, prof, delegate.Options{Policy: pol})
 		var refusal *lower.Error
 		if errors.As(err, &refusal) && pol != lower.Auto {
 			return
@@ -62,7 +63,7 @@ func TestAnyCutComputesTheSame(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		prog, err := runtime.LoadArchive(res.Archive())
+		prog, err := runtime.LoadLowered(res.Lowered, runtime.Options{})
 		if err != nil {
 			rt.Fatal(err)
 		}

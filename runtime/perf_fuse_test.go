@@ -24,7 +24,11 @@ func loadFixture(t testing.TB, model string, fuse bool) *Program {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.Close() })
-	p, err := LoadArchive(a)
+	prog, err := a.Program()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Load(prog, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -165,7 +165,14 @@ func (c *compiler) compileNode(path string, n *ir.Node) (step, error) {
 			c.missing[target] = true
 			return st, c.defineOutputs(n, &st)
 		}
-		if fn, ok := scalarOps[target]; ok {
+		// The executor evaluates what ops calls executor-owned (symbolic
+		// ops, checks on scalars) itself; the rest are kernels.
+		if s.ExecutorOwned() {
+			fn, ok := scalarOps[target]
+			if !ok {
+				c.missing[target] = true
+				return st, c.defineOutputs(n, &st)
+			}
 			st.kind, st.scalar = stepScalar, fn
 		} else if k, ok := kernels.Lookup(target); ok {
 			st.kind, st.kernel = stepKernel, k
@@ -274,10 +281,7 @@ func (c *compiler) compileCond(path string, n *ir.Node, st *step) error {
 			return fmt.Errorf("cond argument %d is not a graph", i+1)
 		}
 		sub := in.Arg.Graph
-		p := n.Name + "." + sub.Name
-		if path != "" {
-			p = path + "." + p
-		}
+		p := ir.SubgraphPath(path, n.Name, sub.Name)
 		if got, want := len(sub.Graph.Outputs), len(n.Outputs); got != want {
 			return fmt.Errorf("cond branch %s returns %d values but the node has %d outputs", sub.Name, got, want)
 		}

@@ -10,18 +10,13 @@ import (
 
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/irtext"
-	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/sym"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
 )
 
-// Options describe what a program needs besides itself.
+// Options say how a program runs.
 type Options struct {
-	// Modules and Delegates are a lowered program's modules and their
-	// delegate records (backend, compile options, contract).
-	Modules   map[string]*ir.Program
-	Delegates map[string]*pt2.Delegate
 	// Threads is the most goroutines one run may use inside a kernel
 	// (matrix products, convolutions, large elementwise ops); 0 means
 	// GOMAXPROCS, 1 runs every kernel on the caller's goroutine. Kernels
@@ -89,8 +84,10 @@ type userInput struct {
 
 // Loader compiles programs; it carries what modules need across the load.
 type Loader struct {
-	opt   Options
-	calls []*delegateCall
+	opt Options
+	// modules are the lowered program's modules, by name.
+	modules map[string]*ir.LoweredModule
+	calls   []*delegateCall
 	// consts are the top-level graph inputs fed by weights that no run
 	// changes, by name: what constant rewrites may read.
 	consts map[string]*tensor.Tensor
@@ -111,38 +108,24 @@ func (p *Program) constants() map[string]*tensor.Tensor {
 	return out
 }
 
-// LoadArchive loads an archive's main program and, for a lowered program,
-// its modules through their backends.
-func LoadArchive(a *pt2.Archive) (*Program, error) { return LoadArchiveWith(a, Options{}) }
-
-// LoadArchiveWith is LoadArchive with options (the archive's modules and
-// delegate records are added to them).
-func LoadArchiveWith(a *pt2.Archive, opt Options) (*Program, error) {
-	p, err := a.Program()
-	if err != nil {
-		return nil, err
-	}
-	modules := map[string]*ir.Program{}
-	for name, m := range a.Programs {
-		if name != pt2.MainModel {
-			modules[name] = m
-		}
-	}
-	opt.Modules, opt.Delegates = modules, a.Delegates
-	return Load(p, opt)
-}
-
 // Load compiles a program. Every op without a kernel is reported at once
 // (MissingKernelsError), before anything runs.
 func Load(p *ir.Program, opt Options) (*Program, error) {
+	return LoadLowered(&ir.Lowered{Main: p}, opt)
+}
+
+// LoadLowered compiles a lowered program: its main program, and each module
+// a delegate call names through the backend its delegate record names.
+func LoadLowered(l *ir.Lowered, opt Options) (*Program, error) {
+	p := l.Main
 	prog := &Program{ir: p, ranges: map[string]sym.Range{}, state: map[string]value.Value{}}
 	// Weights first: the plan's rewrites fold and pack constant ones.
 	if err := prog.loadSources(); err != nil {
 		return nil, err
 	}
-	l := &Loader{opt: opt, consts: prog.constants()}
+	ld := &Loader{opt: opt, modules: l.Modules, consts: prog.constants()}
 	missing := map[string]bool{}
-	plan, err := l.compileGraph("", p.Graph, missing)
+	plan, err := ld.compileGraph("", p.Graph, missing)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +137,7 @@ func Load(p *ir.Program, opt Options) (*Program, error) {
 		sort.Strings(e.Targets)
 		return nil, e
 	}
-	prog.plan, prog.calls = plan, l.calls
+	prog.plan, prog.calls = plan, ld.calls
 	threads := opt.Threads
 	if threads <= 0 {
 		threads = goruntime.GOMAXPROCS(0)

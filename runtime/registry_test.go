@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/pt2"
@@ -60,11 +61,11 @@ func TestUserBackend(t *testing.T) {
 	a, _ := pt2.Open(fixtureModel("gpt2_tiny"))
 	defer a.Close()
 	p, _ := a.Program()
-	res, err := lower.Lower(p, prof, lower.Options{Policy: lower.Hoist})
+	res, err := delegate.Program(p, prof, delegate.Options{Policy: lower.Hoist})
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog, err := runtime.LoadArchive(res.Archive())
+	prog, err := runtime.LoadLowered(res.Lowered, runtime.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

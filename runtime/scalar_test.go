@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seam-rt/seam/ops"
 	"github.com/seam-rt/seam/value"
 )
 
@@ -159,6 +160,18 @@ func TestScalarOpsMatchPython(t *testing.T) {
 	for op := range scalarOps {
 		if !strings.HasPrefix(op, "aten.") && seen[op] == 0 {
 			t.Errorf("%s: no golden case", op)
+		}
+	}
+}
+
+// TestScalarOpsAreExecutorOwned: every op the executor evaluates itself is
+// one ops classifies as executor-owned (symbolic, a check on scalars), so
+// that the plan sends it here and never looks for a kernel.
+func TestScalarOpsAreExecutorOwned(t *testing.T) {
+	for target := range scalarOps {
+		s, ok := ops.Lookup(target)
+		if !ok || !s.ExecutorOwned() {
+			t.Errorf("%s: the executor evaluates it, but ops does not call it executor-owned", target)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/lower"
@@ -59,7 +60,7 @@ func TestStressCuts(t *testing.T) {
 			prof := stressProfile(t, orig.Graph, accept)
 			for _, pol := range lower.Policies() {
 				name := model + "/" + prof.Name + "/" + pol.String()
-				res, err := lower.Lower(orig, prof, lower.Options{Policy: pol})
+				res, err := delegate.Program(orig, prof, delegate.Options{Policy: pol})
 				var refusal *lower.Error
 				if errors.As(err, &refusal) {
 					if pol == lower.Auto {
@@ -71,7 +72,7 @@ func TestStressCuts(t *testing.T) {
 					t.Errorf("%s: %v", name, err)
 					continue
 				}
-				p, err := runtime.LoadArchive(res.Archive())
+				p, err := runtime.LoadLowered(res.Lowered, runtime.Options{})
 				if err != nil {
 					t.Errorf("%s: load: %v", name, err)
 					continue

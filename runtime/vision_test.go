@@ -21,9 +21,13 @@ func TestVisionFixtures(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { a.Close() })
+		prog, err := a.Program()
+		if err != nil {
+			t.Fatal(err)
+		}
 		cases := loadCasesIn(t, dir)
 		for _, threads := range []int{1, 4} {
-			p, err := runtime.LoadArchiveWith(a, runtime.Options{Threads: threads})
+			p, err := runtime.Load(prog, runtime.Options{Threads: threads})
 			if err != nil {
 				t.Fatal(err)
 			}

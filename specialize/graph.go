@@ -2,9 +2,9 @@ package specialize
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/ops"
 	"github.com/seam-rt/seam/sym"
 )
 
@@ -64,7 +64,7 @@ func (s *specializer) graph(path string, g *ir.Graph) (*graphState, error) {
 				return nil, err
 			}
 			if holds {
-				s.res.Asserts = append(s.res.Asserts, qualify(path, n.Name))
+				s.res.Asserts = append(s.res.Asserts, ir.PathName(path, n.Name))
 				continue
 			}
 		case condTarget:
@@ -84,7 +84,7 @@ func (s *specializer) graph(path string, g *ir.Graph) (*graphState, error) {
 		}
 		for _, sub := range n.SubGraphs() {
 			if sub.Graph != nil && !s.done[sub.Graph] {
-				if _, err := s.graph(qualify(path, n.Name+"."+sub.Name), sub.Graph); err != nil {
+				if _, err := s.graph(ir.SubgraphPath(path, n.Name, sub.Name), sub.Graph); err != nil {
 					return nil, err
 				}
 			}
@@ -144,7 +144,7 @@ func (s *specializer) dropFolded(st *graphState, nodes []*ir.Node) []*ir.Node {
 			kept = append(kept, n)
 			continue
 		}
-		s.res.Folded = append(s.res.Folded, qualify(st.path, n.Name))
+		s.res.Folded = append(s.res.Folded, ir.PathName(st.path, n.Name))
 		for _, o := range n.OutputNames() {
 			delete(st.g.SymIntValues, o)
 			delete(st.g.SymBoolValues, o)
@@ -156,15 +156,7 @@ func (s *specializer) dropFolded(st *graphState, nodes []*ir.Node) []*ir.Node {
 
 // isScalarOp: the node computes a symbolic scalar from sizes or other
 // scalars and nothing else, so a constant result makes it dead.
-func isScalarOp(target string) bool {
-	switch target {
-	case "torch.ops.aten.sym_size.int", "torch.ops.aten.sym_numel.default",
-		"torch.ops.aten.sym_stride.int", "torch.ops.aten.sym_storage_offset.default":
-		return true
-	}
-	return strings.HasPrefix(target, "_operator.") || strings.HasPrefix(target, "math.") ||
-		strings.HasPrefix(target, "torch.sym_")
-}
+func isScalarOp(target string) bool { return ops.ClassOf(target) == ops.Symbolic }
 
 // assert checks an assertion whose condition the binding made constant:
 // holds is true when it holds (the node can go), false when it is still
@@ -173,7 +165,7 @@ func (s *specializer) assert(path string, n *ir.Node) (holds bool, err error) {
 	if len(n.Inputs) == 0 {
 		return false, nil
 	}
-	where := qualify(path, n.Name)
+	where := ir.PathName(path, n.Name)
 	if n.Target == assertScalarTarget {
 		ok, constant := truth(&n.Inputs[0].Arg)
 		if !constant {

@@ -38,7 +38,7 @@ func (s *specializer) inline(st *graphState, n *ir.Node, pred bool) (nodes []*ir
 		}
 		local[in] = operands[i].Name
 	}
-	if _, err := s.graph(qualify(st.path, n.Name+"."+sub.Name), b); err != nil {
+	if _, err := s.graph(ir.SubgraphPath(st.path, n.Name, sub.Name), b); err != nil {
 		return nil, false, err
 	}
 	if len(b.Outputs) != len(n.Outputs) {
@@ -94,7 +94,7 @@ func (s *specializer) inline(st *graphState, n *ir.Node, pred bool) (nodes []*ir
 		st.rename[names[0]] = rename(b.Outputs[j].Refs()[0])
 		deleteMeta(g, names[0])
 	}
-	s.res.Inlined = append(s.res.Inlined, Inlined{Node: qualify(st.path, n.Name), Branch: sub.Name, Pred: pred})
+	s.res.Inlined = append(s.res.Inlined, Inlined{Node: ir.PathName(st.path, n.Name), Branch: sub.Name, Pred: pred})
 	return b.Nodes, true, nil
 }
 

@@ -16,7 +16,7 @@ func (s *specializer) meta(path string, g *ir.Graph) (map[string]sym.Value, erro
 		if m == nil {
 			continue
 		}
-		where := qualify(path, name)
+		where := ir.PathName(path, name)
 		for d := range m.Sizes {
 			v, err := s.symInt(m.Sizes[d], where, "dim", d)
 			if err != nil {
@@ -48,7 +48,7 @@ func (s *specializer) meta(path string, g *ir.Graph) (map[string]sym.Value, erro
 			consts[name] = sym.IntValue(si.Int)
 			continue
 		}
-		v, err := s.symInt(si, qualify(path, name), "", -1)
+		v, err := s.symInt(si, ir.PathName(path, name), "", -1)
 		if err != nil {
 			return nil, err
 		}
@@ -63,14 +63,14 @@ func (s *specializer) meta(path string, g *ir.Graph) (map[string]sym.Value, erro
 			consts[name] = sym.BoolValue(sb.Bool)
 			continue
 		}
-		e, v, constant, err := s.eval(sb.Expr, qualify(path, name))
+		e, v, constant, err := s.eval(sb.Expr, ir.PathName(path, name))
 		switch {
 		case err != nil:
 			return nil, err
 		case !constant:
 			g.SymBoolValues[name] = ir.SymBool{Expr: e}
 		case v.Type() != sym.TypeBool:
-			return nil, s.notA(qualify(path, name), sb.Expr, v, "a bool")
+			return nil, s.notA(ir.PathName(path, name), sb.Expr, v, "a bool")
 		default:
 			g.SymBoolValues[name] = ir.SymBool{Bool: v.Bool()}
 			consts[name] = v
@@ -82,14 +82,14 @@ func (s *specializer) meta(path string, g *ir.Graph) (map[string]sym.Value, erro
 			consts[name] = sym.FloatValue(sf.Float)
 			continue
 		}
-		e, v, constant, err := s.eval(sf.Expr, qualify(path, name))
+		e, v, constant, err := s.eval(sf.Expr, ir.PathName(path, name))
 		switch {
 		case err != nil:
 			return nil, err
 		case !constant:
 			g.SymFloatValues[name] = ir.SymFloat{Expr: e}
 		case v.Type() == sym.TypeBool:
-			return nil, s.notA(qualify(path, name), sf.Expr, v, "a float")
+			return nil, s.notA(ir.PathName(path, name), sf.Expr, v, "a float")
 		default:
 			g.SymFloatValues[name] = ir.SymFloat{Float: v.Float()}
 			consts[name] = sym.FloatValue(v.Float())

@@ -125,7 +125,7 @@ func (s *specializer) checkProgram(p *ir.Program) error {
 	return p.Graph.Walk(func(path string, g *ir.Graph) error {
 		for _, n := range g.Nodes {
 			if m, ok := n.DelegateModule(); ok || n.Target == ir.DelegateTarget {
-				return fmt.Errorf("node %s calls lowered module %q: specialize the exported program, then lower it", qualify(path, n.Name), m)
+				return fmt.Errorf("node %s calls lowered module %q: specialize the exported program, then lower it", ir.PathName(path, n.Name), m)
 			}
 		}
 		return nil
@@ -145,7 +145,7 @@ func (s *specializer) symbols(p *ir.Program) ([]string, error) {
 		}
 		e, err := s.parse(se.Expr)
 		if err != nil {
-			return fmt.Errorf("value %s: expression %q does not parse: %w", qualify(path, value), se.Expr, err)
+			return fmt.Errorf("value %s: expression %q does not parse: %w", ir.PathName(path, value), se.Expr, err)
 		}
 		for _, name := range e.Symbols() {
 			set[name] = true
@@ -234,7 +234,7 @@ func (s *specializer) undetermined(p *ir.Program, name string, given []verify.Gi
 			for _, o := range n.OutputNames() {
 				if si, ok := g.SymIntValues[o]; ok && si.Expr != nil && by == "" {
 					if e, err := s.parse(si.Expr.Expr); err == nil && e.Op() == sym.OpSymbol && e.Name() == name {
-						by = qualify(path, n.Name)
+						by = ir.PathName(path, n.Name)
 					}
 				}
 			}
@@ -316,11 +316,4 @@ func String(b sym.Bindings) string {
 		parts = append(parts, fmt.Sprintf("%s = %d", name, b[name]))
 	}
 	return strings.Join(parts, ", ")
-}
-
-func qualify(path, name string) string {
-	if path == "" {
-		return name
-	}
-	return path + "." + name
 }

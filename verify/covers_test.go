@@ -8,18 +8,18 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/npy"
-	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/runtime"
 	"github.com/seam-rt/seam/sym"
 	"github.com/seam-rt/seam/value"
 	"github.com/seam-rt/seam/verify"
 )
 
-func lowered(t *testing.T, model, profile string, relax bool) *pt2.Archive {
+func lowered(t *testing.T, model, profile string, relax bool) *ir.Lowered {
 	t.Helper()
 	prof, _ := backend.Builtin(profile)
 	pol := lower.Auto
@@ -30,11 +30,11 @@ func lowered(t *testing.T, model, profile string, relax bool) *pt2.Archive {
 		prof.Placeholders.SymInt = backend.Scalar
 		pol = lower.Fail
 	}
-	res, err := lower.Lower(load(t, model), prof, lower.Options{Policy: pol})
+	res, err := delegate.Program(load(t, model), prof, delegate.Options{Policy: pol})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.Archive()
+	return res.Lowered
 }
 
 func caseInputs(t *testing.T, model, c string) []value.Value {
@@ -64,74 +64,74 @@ func TestVerifyCoversRun(t *testing.T) {
 	cases := []struct {
 		name  string
 		model string
-		make  func(t *testing.T) *pt2.Archive
+		make  func(t *testing.T) *ir.Lowered
 		rule  verify.Rule
 	}{
-		{"a called module has no delegate record", "gpt2_tiny", func(t *testing.T) *pt2.Archive {
-			a := lowered(t, "gpt2_tiny", "tensor-only", false)
-			delete(a.Delegates, "lowered_module_1")
-			return a
+		{"a called module has no delegate record", "gpt2_tiny", func(t *testing.T) *ir.Lowered {
+			l := lowered(t, "gpt2_tiny", "tensor-only", false)
+			l.Modules["lowered_module_1"].Delegate = nil
+			return l
 		}, verify.DelegateCall},
-		{"a backend neither built in nor recorded", "gpt2_tiny", func(t *testing.T) *pt2.Archive {
-			a := lowered(t, "gpt2_tiny", "tensor-only", false)
-			a.Delegates["lowered_module_0"] = &pt2.Delegate{Backend: "mystery-npu"}
-			return a
+		{"a backend neither built in nor recorded", "gpt2_tiny", func(t *testing.T) *ir.Lowered {
+			l := lowered(t, "gpt2_tiny", "tensor-only", false)
+			l.Modules["lowered_module_0"].Delegate = &ir.Delegate{Backend: "mystery-npu"}
+			return l
 		}, verify.DelegateCall},
-		{"a module calls itself", "gpt2_tiny", func(t *testing.T) *pt2.Archive {
-			a := lowered(t, "gpt2_tiny", "tensor-only", false)
-			g := a.Programs["lowered_module_0"].Graph
+		{"a module calls itself", "gpt2_tiny", func(t *testing.T) *ir.Lowered {
+			l := lowered(t, "gpt2_tiny", "tensor-only", false)
+			g := l.Modules["lowered_module_0"].Program.Graph
 			n := g.Nodes[len(g.Nodes)-1]
 			args := n.Inputs
 			n.Target = ir.DelegateTarget
 			n.Inputs = append([]ir.NamedArgument{{Name: "lowered_module_0", Arg: ir.StringArg("lowered_module_0"), Kind: ir.KindPositional}}, args[:1]...)
-			return a
+			return l
 		}, verify.DelegateCall},
-		{"a call to a module that does not exist", "gpt2_tiny", func(t *testing.T) *pt2.Archive {
-			a := lowered(t, "gpt2_tiny", "tensor-only", false)
-			for _, n := range a.Programs[pt2.MainModel].Graph.Nodes {
+		{"a call to a module that does not exist", "gpt2_tiny", func(t *testing.T) *ir.Lowered {
+			l := lowered(t, "gpt2_tiny", "tensor-only", false)
+			for _, n := range l.Main.Graph.Nodes {
 				if n.Target == ir.DelegateTarget {
 					n.Inputs[0].Arg = ir.StringArg("lowered_module_9")
 					break
 				}
 			}
-			return a
+			return l
 		}, verify.DelegateCall},
-		{"a cond branch returns more than its node", "cond", func(t *testing.T) *pt2.Archive {
+		{"a cond branch returns more than its node", "cond", func(t *testing.T) *ir.Lowered {
 			p := load(t, "cond").Clone()
 			b := nodeNamed(t, p.Graph, "cond").SubGraphs()[1].Graph
 			b.Outputs = append(b.Outputs, b.Outputs[0])
-			return pt2.NewArchive(map[string]*ir.Program{pt2.MainModel: p})
+			return &ir.Lowered{Main: p}
 		}, verify.NestedGraph},
-		{"a recorded contract the module breaks", "gpt2_tiny", func(t *testing.T) *pt2.Archive {
-			a := lowered(t, "gpt2_tiny", "tensor-only", true) // a SymInt placeholder ...
-			for _, d := range a.Delegates {
-				d.Profile = []byte(tensorOnlyJSON.String()) // ... for a tensor-only backend
+		{"a recorded contract the module breaks", "gpt2_tiny", func(t *testing.T) *ir.Lowered {
+			l := lowered(t, "gpt2_tiny", "tensor-only", true) // a SymInt placeholder ...
+			for _, m := range l.Modules {
+				m.Delegate.Contract = []byte(tensorOnlyJSON.String()) // ... for a tensor-only backend
 			}
-			return a
+			return l
 		}, verify.ContractSymbolic},
-		{"an argument that does not fit its placeholder", "gpt2_tiny", func(t *testing.T) *pt2.Archive {
-			a := lowered(t, "gpt2_tiny", "tensor-only", false)
-			m := a.Programs["lowered_module_1"]
+		{"an argument that does not fit its placeholder", "gpt2_tiny", func(t *testing.T) *ir.Lowered {
+			l := lowered(t, "gpt2_tiny", "tensor-only", false)
+			m := l.Modules["lowered_module_1"].Program
 			in := m.Graph.Inputs[len(m.Graph.Inputs)-1].Name
 			meta := m.Graph.TensorValues[in].Clone()
 			meta.DType = ir.Float64
 			m.Graph.TensorValues[in] = meta
-			return a
+			return l
 		}, verify.DelegateCall},
-		{"a module admits less than the program", "gpt2_tiny", func(t *testing.T) *pt2.Archive {
-			a := lowered(t, "gpt2_tiny", "tensor-only", false)
-			m := a.Programs["lowered_module_1"]
+		{"a module admits less than the program", "gpt2_tiny", func(t *testing.T) *ir.Lowered {
+			l := lowered(t, "gpt2_tiny", "tensor-only", false)
+			m := l.Modules["lowered_module_1"].Program
 			rc := m.RangeConstraints["s53"]
 			max := int64(8)
 			rc.Max = &max
 			m.RangeConstraints["s53"] = rc
-			return a
+			return l
 		}, verify.ModuleRange},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			a := c.make(t)
-			errs := verify.Errors(verify.Archive(a))
+			l := c.make(t)
+			errs := verify.Errors(verify.Lowered(l))
 			found := false
 			for _, v := range errs {
 				found = found || v.Rule == c.rule
@@ -142,7 +142,7 @@ func TestVerifyCoversRun(t *testing.T) {
 			// The runtime refuses it too: at load, or when it runs a case
 			// (gpt2_tiny's case3 has length 128, beyond a narrowed range;
 			// cond's case1 takes the false branch).
-			p, err := runtime.LoadArchive(a)
+			p, err := runtime.LoadLowered(l, runtime.Options{})
 			if err == nil {
 				ref := "case3"
 				if c.model == "cond" {

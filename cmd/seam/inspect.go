@@ -19,10 +19,11 @@ func inspectCmd() *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			s, err := inspect.SummarizeArchive(a, inspectOptions())
+			l, err := a.Lowered()
 			if err != nil {
 				return &pt2.Error{File: args[0], Err: err}
 			}
+			s := inspect.SummarizeLowered(l, inspectOptions())
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), s)
 			}

@@ -8,14 +8,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seam-rt/seam/backend"
-	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/pt2"
 )
 
 func lowerCmd() *cobra.Command {
 	var backendName, policyName, out string
-	var asJSON bool
+	var asJSON, explain bool
 	var groups []string
 	cmd := &cobra.Command{
 		Use:   "lower MODEL.pt2 --backend NAME|FILE -o OUT.pt2",
@@ -28,7 +28,10 @@ func lowerCmd() *cobra.Command {
 			"exclude), rederive, hoist, pass, box, exclude, fail; each hands a value the contract\n" +
 			"takes over the way it says, except fail, which takes only plain scalars.\n" +
 			"--group keeps nodes together in one module (or none of them delegated), as\n" +
-			"partition --group does; the report says what became of each group.",
+			"partition --group does; the report says what became of each group.\n\n" +
+			"Lowering goes in rounds: when a policy must leave nodes to the parent, the\n" +
+			"partitions are proposed again without them. --explain prints each round, and\n" +
+			"--json lists them as \"rounds\".",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			prof, err := backend.Resolve(backendName)
@@ -39,33 +42,32 @@ func lowerCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a, p, err := openProgram(args[0])
+			a, err := pt2.Open(args[0])
 			if err != nil {
 				return err
 			}
 			defer a.Close()
-			if err := checkLowerInput(args[0], a); err != nil {
+			in, err := a.Lowered()
+			if err != nil {
+				return &pt2.Error{File: args[0], Err: err}
+			}
+			if err := checkLowerInput(args[0], in); err != nil {
 				return err
 			}
-			warnUnmatched(cmd, prof, p, args[0])
+			warnUnmatched(cmd, prof, in.Main, args[0])
 			if out == "" {
 				warnf(cmd, "no -o OUT.pt2: the cut report only, nothing written")
 			}
-			opt := lower.Options{Policy: policy}
+			opt := delegate.Options{Policy: policy}
 			for _, g := range groups {
 				opt.Groups = append(opt.Groups, strings.Split(g, ","))
 			}
-			res, err := lower.Lower(p, prof, opt)
+			res, err := delegate.Program(in.Main, prof, opt)
 			if err != nil {
 				return err
 			}
 			if out != "" {
-				la := res.Archive()
-				la.SampleInputs = map[string]ir.Blob{pt2.MainModel: a.SampleInputs[pt2.MainModel]}
-				if la.SampleInputs[pt2.MainModel] == nil {
-					delete(la.SampleInputs, pt2.MainModel)
-				}
-				if err := pt2.WriteFile(out, la); err != nil {
+				if err := pt2.WriteFile(out, pt2.FromLowered(res.Lowered, a)); err != nil {
 					return err
 				}
 			}
@@ -74,6 +76,11 @@ func lowerCmd() *cobra.Command {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
 				return enc.Encode(rep)
+			}
+			if explain {
+				if err := rep.WriteRounds(cmd.OutOrStdout()); err != nil {
+					return err
+				}
 			}
 			if err := rep.WriteText(cmd.OutOrStdout()); err != nil {
 				return err
@@ -87,7 +94,8 @@ func lowerCmd() *cobra.Command {
 	cmd.Flags().StringVar(&backendName, "backend", "", "built-in profile name or profile file (required)")
 	cmd.Flags().StringVar(&policyName, "policy", "auto", "policy for symbolic values crossing a cut")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the lowered program to this .pt2 file")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON (with the rounds)")
+	cmd.Flags().BoolVar(&explain, "explain", false, "print each round of proposals first: what it delegated, and what lowering excluded from it and why")
 	cmd.Flags().StringArrayVar(&groups, "group", nil, "node names (comma-separated) that must stay together in one module, or none of them delegated; repeatable")
 	_ = cmd.MarkFlagRequired("backend")
 	return cmd

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/seam-rt/seam/pt2"
+	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/verify"
 )
 
@@ -20,12 +20,12 @@ func (e *InputError) Error() string { return e.File + " " + e.Msg }
 // checkLowerInput verifies what seam lower is given, so that a program
 // that does not verify is reported as the input's fault, and refuses a
 // program that is already lowered, saying so.
-func checkLowerInput(file string, a *pt2.Archive) error {
-	if mods := lowered(a); len(mods) > 0 {
+func checkLowerInput(file string, l *ir.Lowered) error {
+	if mods := lowered(l); len(mods) > 0 {
 		return &InputError{File: file, Msg: fmt.Sprintf("is already lowered (its delegate calls run %s); "+
 			"seam lowers a program once: lower the program it was lowered from", strings.Join(mods, ", "))}
 	}
-	vs := verify.Errors(verify.Archive(a))
+	vs := verify.Errors(verify.Lowered(l))
 	if len(vs) == 0 {
 		return nil
 	}
@@ -43,7 +43,7 @@ func checkLowerInput(file string, a *pt2.Archive) error {
 
 // lowered lists the lowered modules the main program's delegate calls
 // name, and any other program of the archive.
-func lowered(a *pt2.Archive) []string {
+func lowered(l *ir.Lowered) []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(name string) {
@@ -52,17 +52,13 @@ func lowered(a *pt2.Archive) []string {
 			out = append(out, name)
 		}
 	}
-	if p, err := a.Program(); err == nil {
-		for _, n := range p.Graph.Nodes {
-			if m, ok := n.DelegateModule(); ok {
-				add(m)
-			}
+	for _, n := range l.Main.Graph.Nodes {
+		if m, ok := n.DelegateModule(); ok {
+			add(m)
 		}
 	}
-	for _, name := range a.ModelNames() {
-		if name != pt2.MainModel {
-			add(name)
-		}
+	for _, name := range l.ModuleNames() {
+		add(name)
 	}
 	return out
 }

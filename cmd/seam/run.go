@@ -86,7 +86,11 @@ func runCmd() *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			prog, err := runtime.LoadArchiveWith(a, runtime.Options{Threads: threads, TrustRecordedContract: trustRecorded})
+			l, err := a.Lowered()
+			if err != nil {
+				return &pt2.Error{File: args[0], Err: err}
+			}
+			prog, err := runtime.LoadLowered(l, runtime.Options{Threads: threads, TrustRecordedContract: trustRecorded})
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}

@@ -25,7 +25,11 @@ func caseBinding(t *testing.T, model, dir string) sym.Bindings {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	p, err := runtime.LoadArchive(a)
+	l, err := a.Lowered()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := runtime.LoadLowered(l, runtime.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

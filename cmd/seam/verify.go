@@ -54,8 +54,12 @@ func verifyCmd() *cobra.Command {
 				rep.Errors = 1
 				rep.Violations = append(rep.Violations, verifyViolation{Rule: "bytes", Message: err.Error()})
 				lines = append(lines, err.Error())
+			} else if l, err := a.Lowered(); err != nil {
+				rep.Errors = 1
+				rep.Violations = append(rep.Violations, verifyViolation{Rule: "read", Message: err.Error()})
+				lines = append(lines, fmt.Sprintf("FAIL: %s: %v", args[0], err))
 			} else {
-				for _, v := range verify.Archive(a) {
+				for _, v := range verify.Lowered(l) {
 					rep.Violations = append(rep.Violations, verifyViolation{Rule: string(v.Rule), Graph: v.Graph, Node: v.Node, Message: v.Msg, Warning: v.Warning})
 					lines = append(lines, v.String())
 					if v.Warning {
@@ -82,7 +86,7 @@ func verifyCmd() *cobra.Command {
 						warn = fmt.Sprintf(" (%d warnings)", rep.Warnings)
 					}
 					fmt.Fprintf(w, "OK: %s verifies clean%s\n", args[0], warn)
-				} else if rep.Violations[0].Rule != "bytes" {
+				} else if r := rep.Violations[0].Rule; r != "bytes" && r != "read" {
 					fmt.Fprintf(w, "FAIL: %s: %d violations\n", args[0], rep.Errors)
 				}
 			}

@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
-	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/pt2"
 )
 
@@ -419,16 +419,16 @@ func contractCases() ([]Case, error) {
 		return nil, err
 	}
 	prof, _ := backend.Builtin("tensor-only")
-	res, err := lower.Lower(p, prof, lower.Options{})
+	res, err := delegate.Program(p, prof, delegate.Options{})
 	if err != nil {
 		return nil, err
 	}
-	la := res.Archive()
+	la := pt2.FromLowered(res.Lowered, nil)
 	lying := *prof
 	lying.Placeholders.SymInt = backend.Scalar
 	rec, _ := json.Marshal(&lying)
 	for _, d := range la.Delegates {
-		d.Profile = rec
+		d.Contract = rec
 	}
 	data, err := writeArchive(la)
 	if err != nil {
@@ -506,11 +506,11 @@ func blameCases() ([]Case, error) {
 	defer a.Close()
 	p, _ := a.Program()
 	prof, _ := backend.Builtin("tensor-only")
-	res, err := lower.Lower(p, prof, lower.Options{})
+	res, err := delegate.Program(p, prof, delegate.Options{})
 	if err != nil {
 		return nil, err
 	}
-	lowered, err := writeArchive(res.Archive())
+	lowered, err := writeArchive(pt2.FromLowered(res.Lowered, nil))
 	if err != nil {
 		return nil, err
 	}

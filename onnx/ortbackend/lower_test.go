@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/ir"
-	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/onnx"
 	"github.com/seam-rt/seam/onnx/ort/orttest"
 	"github.com/seam-rt/seam/onnx/ortbackend"
@@ -37,7 +37,7 @@ func TestLoweredRunsInORT(t *testing.T) {
 	for _, f := range allFixtures() {
 		t.Run(f.name, func(t *testing.T) {
 			p := loadProgram(t, f.dir)
-			res, err := lower.Lower(p, prof, lower.Options{})
+			res, err := delegate.Program(p, prof, delegate.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +89,7 @@ func TestLoweredRunsInORT(t *testing.T) {
 				}
 			}
 			path := filepath.Join(t.TempDir(), "lowered.pt2")
-			if err := pt2.WriteFile(path, res.Archive()); err != nil {
+			if err := pt2.WriteFile(path, pt2.FromLowered(res.Lowered, nil)); err != nil {
 				t.Fatal(err)
 			}
 			a, err := pt2.Open(path)
@@ -97,12 +97,16 @@ func TestLoweredRunsInORT(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer a.Close()
-			for _, v := range verify.Archive(a) {
+			l, err := a.Lowered()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range verify.Lowered(l) {
 				if !v.Warning {
 					t.Errorf("verify: %v", v)
 				}
 			}
-			prog, err := runtime.LoadArchive(a)
+			prog, err := runtime.LoadLowered(l, runtime.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

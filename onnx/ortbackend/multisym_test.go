@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/ir"
-	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/onnx"
 	"github.com/seam-rt/seam/onnx/ort/orttest"
 	"github.com/seam-rt/seam/onnx/ortbackend"
@@ -109,11 +109,11 @@ func TestMultiSymbolProgram(t *testing.T) {
 		t.Fatal(err)
 	}
 	prof, _ := backend.Builtin(ortbackend.Name)
-	res, err := lower.Lower(p, prof, lower.Options{})
+	res, err := delegate.Program(p, prof, delegate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lowered, err := runtime.Load(res.Program, runtime.Options{Modules: moduleMap(res), Delegates: res.Archive().Delegates})
+	lowered, err := runtime.LoadLowered(res.Lowered, runtime.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,12 +141,4 @@ func TestMultiSymbolProgram(t *testing.T) {
 	if _, err := r.Run([]value.Value{value.FromTensor(randn(70, 4)), value.FromTensor(randn(3, 4))}); err == nil {
 		t.Error("s0 = 70, outside [2, 64], was accepted")
 	}
-}
-
-func moduleMap(res *lower.Result) map[string]*ir.Program {
-	m := map[string]*ir.Program{}
-	for _, mod := range res.Modules {
-		m[mod.Name] = mod.Program
-	}
-	return m
 }

@@ -1000,8 +1000,9 @@ func sigmoidBody(silu bool) func(*gen) {
 // The AVX2+FMA loops, for CPUs without AVX-512: 8 lanes in Y registers,
 // n a positive multiple of 8 (the Go side runs the rest), no masks.
 
-// avx2Consts holds 8 copies of each constant the AVX2 loops read from
-// memory, 32 bytes apart, in the order of avx2Const.
+// avx2Const lists the constants the AVX2 loops read from memory: the
+// assembly's avx2c table holds 8 copies of each, 32 bytes apart, in this
+// order.
 var avx2Const = []struct {
 	name string
 	bits uint32

@@ -5,38 +5,34 @@ import (
 
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/ir"
-	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/sym"
 )
 
-// Archive verifies every program of an archive: the main program, and for
-// a lowered program each module (the modules are the delegate calls'
-// targets), and each module against the contract its delegate record
-// holds (or its built-in backend's). Violations in a module name it in
-// their Graph. What the runtime refuses when it loads a lowered program
-// or calls a delegate is an error here: a called module without a record
-// or a contract, a module calling a delegate, an argument that does not fit
-// its placeholder, a range narrower than the program's.
-func Archive(a *pt2.Archive) []Violation {
+// Lowered verifies a lowered program: the main program, each module (the
+// modules are the delegate calls' targets), and each module against the
+// contract its delegate record holds (or its built-in backend's).
+// Violations in a module name it in their Graph. What the runtime refuses
+// when it loads a lowered program or calls a delegate is an error here: a
+// called module without a record or a contract, a module calling a
+// delegate, an argument that does not fit its placeholder, a range
+// narrower than the program's. A program without modules is verified as
+// Program verifies it.
+func Lowered(l *ir.Lowered) []Violation {
 	modules := map[string]*ir.Program{}
-	for name, p := range a.Programs {
-		if name != pt2.MainModel {
-			modules[name] = p
-		}
+	for name, m := range l.Modules {
+		modules[name] = m.Program
 	}
-	main, _ := a.Program()
-	called := calledModules(main)
+	called := l.Called()
 	var out []Violation
-	for _, name := range a.ModelNames() {
-		p := a.Programs[name]
-		if name == pt2.MainModel || p == main {
-			out = append(out, Program(p, Options{Modules: modules})...)
-			continue
-		}
-		vs := Program(p, Options{Module: name})
-		vs = append(vs, moduleContract(name, p, a.Delegates[name], called[name])...)
+	if l.Main != nil {
+		out = Program(l.Main, Options{Modules: modules})
+	}
+	for _, name := range l.ModuleNames() {
+		m := l.Modules[name]
+		vs := Program(m.Program, Options{Module: name})
+		vs = append(vs, moduleContract(name, m.Program, m.Delegate, called[name])...)
 		if called[name] {
-			vs = append(vs, moduleRanges(name, p, main)...)
+			vs = append(vs, moduleRanges(name, m.Program, l.Main)...)
 		}
 		for i := range vs {
 			vs[i].Graph = joinPath(name, vs[i].Graph)
@@ -46,39 +42,20 @@ func Archive(a *pt2.Archive) []Violation {
 	return out
 }
 
-// calledModules names the modules the program's delegate calls name.
-func calledModules(p *ir.Program) map[string]bool {
-	called := map[string]bool{}
-	if p == nil {
-		return called
-	}
-	_ = p.Graph.Walk(func(_ string, g *ir.Graph) error {
-		for _, n := range g.Nodes {
-			if n.Target == ir.DelegateTarget {
-				if name, ok := n.DelegateModule(); ok {
-					called[name] = true
-				}
-			}
-		}
-		return nil
-	})
-	return called
-}
-
 // moduleContract checks a module against its backend's contract: the
 // registered backend's (backend.ContractAuthority), or the recorded one
 // where no backend of that name is registered. A recorded contract that
 // differs from the registered one is a violation: seam run refuses it. A
 // module the program calls must have a record and a contract: the runtime
 // loads it through them.
-func moduleContract(name string, m *ir.Program, d *pt2.Delegate, called bool) []Violation {
+func moduleContract(name string, m *ir.Program, d *ir.Delegate, called bool) []Violation {
 	flag := func(format string, args ...any) []Violation {
 		return []Violation{{Rule: DelegateCall, Node: name, Msg: fmt.Sprintf(format, args...), Warning: !called}}
 	}
 	if d == nil {
 		return flag("no delegate record (data/delegates/%s.json): no backend can run it and its contract is not checked", name)
 	}
-	a, err := backend.ContractAuthority(d.Backend, d.Profile)
+	a, err := backend.ContractAuthority(d.Backend, d.Contract)
 	if err != nil {
 		return []Violation{{Rule: DelegateCall, Node: name, Msg: err.Error()}}
 	}

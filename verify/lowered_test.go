@@ -5,37 +5,38 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/verify"
 )
 
-// TestArchive: a lowered archive verifies clean, and a module whose record
+// TestLowered: a lowered program verifies clean, and a module whose record
 // claims a contract it breaks (the naive cut: a SymInt handed to a
 // tensor-only backend) is reported against that module.
-func TestArchive(t *testing.T) {
+func TestLowered(t *testing.T) {
 	p := load(t, "gpt2_tiny")
 	prof, _ := backend.Builtin("tensor-only")
-	res, err := lower.Lower(p, prof, lower.Options{})
+	res, err := delegate.Program(p, prof, delegate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if vs := verify.Archive(res.Archive()); len(vs) > 0 {
+	if vs := verify.Lowered(res.Lowered); len(vs) > 0 {
 		t.Errorf("clean lowering: %v", vs)
 	}
 	relaxed := *prof
 	relaxed.Name = "relaxed-npu"
 	relaxed.Placeholders.SymInt = backend.Scalar
-	res, err = lower.Lower(p, &relaxed, lower.Options{Policy: lower.Fail})
+	res, err = delegate.Program(p, &relaxed, delegate.Options{Policy: lower.Fail})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := res.Archive()
+	l := res.Lowered
 	var sb strings.Builder
 	prof.WriteJSON(&sb)
-	for _, d := range a.Delegates {
-		d.Backend, d.Profile = "tensor-only", []byte(sb.String())
+	for _, m := range l.Modules {
+		m.Delegate.Backend, m.Delegate.Contract = "tensor-only", []byte(sb.String())
 	}
-	vs := verify.Archive(a)
+	vs := verify.Lowered(l)
 	if len(vs) == 0 {
 		t.Fatal("a SymInt placeholder passed a tensor-only contract")
 	}
@@ -50,22 +51,22 @@ func TestArchive(t *testing.T) {
 	sb.Reset()
 	relaxed.Name = "tensor-only"
 	relaxed.WriteJSON(&sb)
-	for _, d := range a.Delegates {
-		d.Profile = []byte(sb.String())
+	for _, m := range l.Modules {
+		m.Delegate.Contract = []byte(sb.String())
 	}
 	rules := map[verify.Rule]int{}
-	for _, v := range verify.Archive(a) {
+	for _, v := range verify.Lowered(l) {
 		rules[v.Rule]++
 	}
-	if rules[verify.ContractRecorded] != len(a.Delegates) || rules[verify.ContractSymbolic] != len(a.Delegates) {
+	if rules[verify.ContractRecorded] != len(l.Modules) || rules[verify.ContractSymbolic] != len(l.Modules) {
 		t.Errorf("a lying record: %v", rules)
 	}
-	if _, err := lower.Lower(p, &relaxed, lower.Options{}); err == nil || !strings.Contains(err.Error(), "give the profile a name of its own") {
+	if _, err := delegate.Program(p, &relaxed, delegate.Options{}); err == nil || !strings.Contains(err.Error(), "give the profile a name of its own") {
 		t.Errorf("lowering under a registered name with another contract: %v", err)
 	}
-	delete(a.Delegates, "lowered_module_0")
+	l.Modules["lowered_module_0"].Delegate = nil
 	flagged := false
-	for _, v := range verify.Errors(verify.Archive(a)) {
+	for _, v := range verify.Errors(verify.Lowered(l)) {
 		flagged = flagged || (v.Rule == verify.DelegateCall && v.Graph == "lowered_module_0")
 	}
 	if !flagged {

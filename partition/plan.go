@@ -1,0 +1,124 @@
+package partition
+
+import "github.com/seam-rt/seam/ir"
+
+// Plan is a proposal for one graph of a program, and for the graphs
+// nested in the nodes it leaves to the parent.
+type Plan struct {
+	Graph *ir.Graph
+	// Path names a nested graph ("cond.true_graph_0", ir.SubgraphPath);
+	// "" is the top level.
+	Path string
+	// Uses indexes the graph's values as the plan was made.
+	Uses *ir.DefUse
+	// Partitions hold indices into Graph.Nodes, ascending; partitions are
+	// ordered by their first node.
+	Partitions [][]int
+	// Boundaries says, per partition, what crosses its cut.
+	Boundaries []Boundary
+	// Verdicts says for every node whether it is delegated, and why not.
+	Verdicts []NodeVerdict
+	// Nested are the plans of graphs nested in nodes left to the parent,
+	// in node order, depth first.
+	Nested []*Plan
+	// Groups reports, per GraphOptions.Groups entry, what became of it.
+	Groups []Group
+}
+
+// NodeVerdict is why a node is or is not in a partition.
+type NodeVerdict struct {
+	Node   string
+	Target string
+	// Partition is the node's partition, or -1.
+	Partition int
+	// Reason is "delegated", or a backend refusal (op not included, op
+	// excluded, excluded by name, dtype refused, dynamic size refused), or
+	// a partitioning one (partition too small, group refused, excluded by
+	// policy).
+	Reason string
+	Detail string
+}
+
+// Group is one group of nodes asked to stay together, and what became of
+// it.
+type Group struct {
+	Nodes []string
+	GroupOutcome
+}
+
+// Boundary is what crosses one partition's cut.
+type Boundary struct {
+	// Inputs are the values the partition uses but does not define, in
+	// order of first use.
+	Inputs []BoundaryValue
+	// Outputs are the values it defines that anything outside it uses
+	// (a node of another region, or the graph's outputs), in order of
+	// definition.
+	Outputs []BoundaryValue
+}
+
+// BoundaryValue is one value crossing a cut.
+type BoundaryValue struct {
+	Name string
+	// Type is the value's kind by the graph's tables: a tensor, a
+	// symbolic scalar (sym_int, sym_bool, sym_float) or a custom object.
+	Type ir.ValueType
+	// Producer is the node defining it, -1 for a graph input.
+	Producer int
+	// Users are the nodes outside the partition that use it, ascending;
+	// GraphOutput says whether the graph's outputs do (outputs only).
+	Users       []int
+	GraphOutput bool
+}
+
+// Symbolic reports a symbolic scalar: what most backends cannot take.
+func (v BoundaryValue) Symbolic() bool {
+	return v.Type == ir.ValueSymInt || v.Type == ir.ValueSymBool || v.Type == ir.ValueSymFloat
+}
+
+// PartitionOf is node i's partition, or -1.
+func (p *Plan) PartitionOf(i int) int { return p.Verdicts[i].Partition }
+
+// Walk calls fn for p and every nested plan, parents first.
+func (p *Plan) Walk(fn func(*Plan)) {
+	fn(p)
+	for _, n := range p.Nested {
+		n.Walk(fn)
+	}
+}
+
+// boundaries computes what crosses each partition's cut, once per plan.
+func boundaries(p *Plan) []Boundary {
+	out := make([]Boundary, len(p.Partitions))
+	g, du := p.Graph, p.Uses
+	for k, nodes := range p.Partitions {
+		b := &out[k]
+		seen := map[string]bool{}
+		for _, i := range nodes {
+			n := g.Nodes[i]
+			n.ForEachInputRef(func(v string) {
+				if seen[v] {
+					return
+				}
+				pi, ok := du.Producer(v)
+				if !ok || (pi >= 0 && p.PartitionOf(pi) == k) {
+					return
+				}
+				seen[v] = true
+				b.Inputs = append(b.Inputs, BoundaryValue{Name: v, Type: g.TypeOf(v), Producer: pi})
+			})
+			n.ForEachOutputRef(func(v string) {
+				var outside []int
+				for _, u := range du.Users(v) {
+					if p.PartitionOf(u) != k {
+						outside = append(outside, u)
+					}
+				}
+				if len(outside) > 0 || du.IsOutput(v) {
+					b.Outputs = append(b.Outputs, BoundaryValue{Name: v, Type: g.TypeOf(v), Producer: i, Users: outside, GraphOutput: du.IsOutput(v)})
+				}
+			})
+		}
+	}
+	return out
+}
