@@ -1012,6 +1012,27 @@ var avx2Const = []struct {
 	{"p2", math.Float32bits(8.3334519073e-3)}, {"p3", math.Float32bits(4.1665795894e-2)},
 	{"p4", math.Float32bits(1.6666665459e-1)}, {"p5", math.Float32bits(5.0000001201e-1)},
 	{"one", math.Float32bits(1)}, {"bias", 127}, {"three", math.Float32bits(3)}, {"six", math.Float32bits(6)},
+	{"absMask", 0x7fffffff}, {"tanhLo", math.Float32bits(0.0004)}, {"tanhOne", math.Float32bits(9.1)},
+	{"tanhLim", math.Float32bits(7.90531110763549805)}, {"tanhMin", math.Float32bits(-7.90531110763549805)},
+	{"half", math.Float32bits(0.5)}, {"two", math.Float32bits(2)},
+	{"geluBeta", math.Float32bits(math.Sqrt2 * (2 / math.SqrtPi) * 0.5)}, {"geluKappa", math.Float32bits(0.044715)},
+	{"sqrtHalf", math.Float32bits(math.Sqrt2 / 2)}, {"erfP", math.Float32bits(erfP)},
+}
+
+// The tanh and erf coefficients join avx2Const as tn0-tn6, td0-td3 and
+// ea0-ea4.
+func init() {
+	add := func(prefix string, cs []float64) {
+		for i, c := range cs {
+			avx2Const = append(avx2Const, struct {
+				name string
+				bits uint32
+			}{fmt.Sprintf("%s%d", prefix, i), math.Float32bits(float32(c))})
+		}
+	}
+	add("tn", tanhNum)
+	add("td", tanhDen)
+	add("ea", erfA)
 }
 
 // c2 is the memory operand of an AVX2 constant.
@@ -1205,6 +1226,148 @@ func avx2Axpy(g *gen) {
 	})
 }
 
+// avx2Tanh replaces x with tanh(x) as tanhBody computes it, using t1-t6;
+// blends take the place of the masked moves.
+func avx2Tanh(g *gen, x, t1, t2, t3, t4, t5, t6 string) {
+	g.p("VANDPS %s, %s, %s", c2("absMask"), x, t3)
+	g.p("VCMPPS $1, %s, %s, %s", c2("tanhLo"), t3, t4)   // |x| < 0.0004
+	g.p("VCMPPS $13, %s, %s, %s", c2("tanhOne"), t3, t5) // |x| >= 9.1
+	g.p("VXORPS %s, %s, %s", x, t3, t3)                  // the sign bit of x
+	g.p("VORPS %s, %s, %s", c2("one"), t3, t3)           // ±1
+	g.p("VMOVAPS %s, %s", x, t6)
+	// The clamps take x as the second source, so that a NaN passes.
+	g.p("VMOVUPS %s, %s", c2("tanhLim"), t1)
+	g.p("VMINPS %s, %s, %s", x, t1, x)
+	g.p("VMOVUPS %s, %s", c2("tanhMin"), t1)
+	g.p("VMAXPS %s, %s, %s", x, t1, x)
+	g.p("VMULPS %s, %s, %s", x, x, t1) // x2
+	g.p("VMOVUPS %s, %s", c2("tn0"), t2)
+	for i := 1; i < len(tanhNum); i++ {
+		g.p("VFMADD213PS %s, %s, %s", c2(fmt.Sprintf("tn%d", i)), t1, t2)
+	}
+	g.p("VMULPS %s, %s, %s", x, t2, t2) // p
+	g.p("VMOVUPS %s, %s", c2("td0"), x)
+	for i := 1; i < len(tanhDen); i++ {
+		g.p("VFMADD213PS %s, %s, %s", c2(fmt.Sprintf("td%d", i)), t1, x)
+	}
+	g.p("VDIVPS %s, %s, %s", x, t2, x) // p / q
+	g.p("VBLENDVPS %s, %s, %s, %s", t4, t6, x, x)
+	g.p("VBLENDVPS %s, %s, %s, %s", t5, t3, x, x)
+}
+
+// avx2GeluTanh is geluTanhBody in 8 lanes.
+func avx2GeluTanh(g *gen) {
+	g.p("VMOVAPS Y0, Y7")
+	g.p("VMULPS Y0, Y0, Y1")
+	g.p("VMULPS Y0, Y1, Y1")
+	g.p("VMULPS %s, Y1, Y1", c2("geluKappa"))
+	g.p("VADDPS Y1, Y0, Y0")
+	g.p("VMULPS %s, Y0, Y0", c2("geluBeta"))
+	avx2Tanh(g, "Y0", "Y1", "Y2", "Y3", "Y4", "Y5", "Y6")
+	g.p("VADDPS %s, Y0, Y0", c2("one"))
+	g.p("VMULPS %s, Y7, Y7", c2("half"))
+	g.p("VMULPS Y0, Y7, Y0")
+}
+
+// avx2GeluErf is geluErfBody in 8 lanes.
+func avx2GeluErf(g *gen) {
+	g.p("VANDPS %s, Y0, Y1", c2("absMask"))
+	g.p("VMULPS %s, Y1, Y1", c2("sqrtHalf")) // z
+	g.p("VMOVUPS %s, Y2", c2("erfP"))
+	g.p("VFMADD213PS %s, Y1, Y2", c2("one")) // 1 + p*z
+	g.p("VMOVUPS %s, Y3", c2("one"))
+	g.p("VDIVPS Y2, Y3, Y2") // t
+	g.p("VMOVUPS %s, Y3", c2("ea0"))
+	for i := 1; i < len(erfA); i++ {
+		g.p("VFMADD213PS %s, Y2, Y3", c2(fmt.Sprintf("ea%d", i)))
+	}
+	g.p("VMULPS Y2, Y3, Y3")
+	g.p("VMULPS Y1, Y1, Y4")
+	g.p("VXORPS Y5, Y5, Y5")
+	g.p("VSUBPS Y4, Y5, Y4") // -z^2
+	avx2Exp(g, "Y4", "Y5", "Y6", "Y8", "Y9")
+	g.p("VMULPS Y4, Y3, Y3") // w = erfc(z)
+	// 1+erf(x/sqrt2) = x >= 0 ? 2 - w : w
+	g.p("VXORPS Y5, Y5, Y5")
+	g.p("VCMPPS $13, Y5, Y0, Y6")
+	g.p("VMOVUPS %s, Y8", c2("two"))
+	g.p("VSUBPS Y3, Y8, Y8")
+	g.p("VBLENDVPS Y6, Y8, Y3, Y3")
+	g.p("VMULPS %s, Y0, Y0", c2("half"))
+	g.p("VMULPS Y3, Y0, Y0")
+}
+
+// avx2Sum returns the float64 sum of x (n a positive multiple of 8), in
+// two 4-lane accumulators; avx2SqDev the sum of (x - mean)^2 the same way.
+func avx2Sum(g *gen, dev bool) {
+	name, sig, frame, ret := "sumAVX2", "x *float32, n int", "$0-24", 16
+	if dev {
+		name, sig, frame, ret = "sqDevAVX2", "x *float32, mean float64, n int", "$0-32", 24
+	}
+	g.raw(fmt.Sprintf("\n// func %s(%s) float64\nTEXT ·%s(SB), NOSPLIT, %s\n", name, sig, name, frame))
+	g.p("MOVQ x+0(FP), SI")
+	if dev {
+		g.p("VBROADCASTSD mean+8(FP), Y4")
+		g.p("MOVQ n+16(FP), CX")
+	} else {
+		g.p("MOVQ n+8(FP), CX")
+	}
+	g.p("SHRQ $3, CX")
+	g.p("VXORPD Y0, Y0, Y0")
+	g.p("VXORPD Y1, Y1, Y1")
+	g.label("loop")
+	g.p("VCVTPS2PD (SI), Y2")
+	g.p("VCVTPS2PD 16(SI), Y3")
+	if dev {
+		g.p("VSUBPD Y4, Y2, Y2")
+		g.p("VSUBPD Y4, Y3, Y3")
+		g.p("VFMADD231PD Y2, Y2, Y0")
+		g.p("VFMADD231PD Y3, Y3, Y1")
+	} else {
+		g.p("VADDPD Y2, Y0, Y0")
+		g.p("VADDPD Y3, Y1, Y1")
+	}
+	g.p("ADDQ $32, SI")
+	g.p("DECQ CX")
+	g.p("JNZ  loop")
+	g.p("VADDPD Y1, Y0, Y0")
+	g.p("VEXTRACTF128 $1, Y0, X1")
+	g.p("VADDPD X1, X0, X0")
+	g.p("VPERMILPD $1, X0, X1")
+	g.p("VADDSD X1, X0, X0")
+	g.p("VMOVSD X0, ret+%d(FP)", ret)
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
+// avx2Normalize: dst = (x - mean)*rstd*gamma + beta, as normalizeBody.
+func avx2Normalize(g *gen) {
+	name := "normalizeAVX2"
+	g.raw(fmt.Sprintf("\n// func %s(dst, x, gamma, beta *float32, mean, rstd float32, n int)\nTEXT ·%s(SB), NOSPLIT, $0-48\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ x+8(FP), SI")
+	g.p("MOVQ gamma+16(FP), DX")
+	g.p("MOVQ beta+24(FP), R8")
+	g.p("VBROADCASTSS mean+32(FP), Y14")
+	g.p("VBROADCASTSS rstd+36(FP), Y15")
+	g.p("MOVQ n+40(FP), CX")
+	g.p("SHRQ $3, CX")
+	g.label("loop")
+	g.p("VMOVUPS (SI), Y0")
+	g.p("VSUBPS Y14, Y0, Y0")
+	g.p("VMULPS Y15, Y0, Y0")
+	g.p("VMOVUPS (R8), Y1")
+	g.p("VFMADD132PS (DX), Y1, Y0")
+	g.p("VMOVUPS Y0, (DI)")
+	for _, r := range []string{"SI", "DI", "DX", "R8"} {
+		g.p("ADDQ $32, %s", r)
+	}
+	g.p("DECQ CX")
+	g.p("JNZ  loop")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
 func avx2All(g *gen) {
 	for _, op := range []struct{ name, ins string }{{"add", "VADDPS"}, {"sub", "VSUBPS"}, {"mul", "VMULPS"}, {"div", "VDIVPS"}} {
 		avx2Binary(g, op.name+"VV256", op.ins, false, false)
@@ -1264,6 +1427,14 @@ func avx2All(g *gen) {
 			}
 		})
 	}
+	avx2Unary(g, "tanhAVX2", "dst, x *float32, n int", "$0-24", nArg(16), func(g *gen) {
+		avx2Tanh(g, "Y0", "Y1", "Y2", "Y3", "Y4", "Y5", "Y6")
+	})
+	avx2Unary(g, "geluTanhAVX2", "dst, x *float32, n int", "$0-24", nArg(16), avx2GeluTanh)
+	avx2Unary(g, "geluErfAVX2", "dst, x *float32, n int", "$0-24", nArg(16), avx2GeluErf)
+	avx2Sum(g, false)
+	avx2Sum(g, true)
+	avx2Normalize(g)
 	avx2Data(g)
 }
 

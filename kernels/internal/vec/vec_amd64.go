@@ -159,3 +159,21 @@ func sigmoidAVX2(dst, x *float32, n int)
 
 //go:noescape
 func siluAVX2(dst, x *float32, n int)
+
+//go:noescape
+func tanhAVX2(dst, x *float32, n int)
+
+//go:noescape
+func geluTanhAVX2(dst, x *float32, n int)
+
+//go:noescape
+func geluErfAVX2(dst, x *float32, n int)
+
+//go:noescape
+func sumAVX2(x *float32, n int) float64
+
+//go:noescape
+func sqDevAVX2(x *float32, mean float64, n int) float64
+
+//go:noescape
+func normalizeAVX2(dst, x, gamma, beta *float32, mean, rstd float32, n int)

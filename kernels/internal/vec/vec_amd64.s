@@ -2693,6 +2693,242 @@ loop:
 	VZEROUPPER
 	RET
 
+// func tanhAVX2(dst, x *float32, n int)
+TEXT ·tanhAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VANDPS avx2c<>+480(SB), Y0, Y3
+	VCMPPS $1, avx2c<>+512(SB), Y3, Y4
+	VCMPPS $13, avx2c<>+544(SB), Y3, Y5
+	VXORPS Y0, Y3, Y3
+	VORPS avx2c<>+352(SB), Y3, Y3
+	VMOVAPS Y0, Y6
+	VMOVUPS avx2c<>+576(SB), Y1
+	VMINPS Y0, Y1, Y0
+	VMOVUPS avx2c<>+608(SB), Y1
+	VMAXPS Y0, Y1, Y0
+	VMULPS Y0, Y0, Y1
+	VMOVUPS avx2c<>+832(SB), Y2
+	VFMADD213PS avx2c<>+864(SB), Y1, Y2
+	VFMADD213PS avx2c<>+896(SB), Y1, Y2
+	VFMADD213PS avx2c<>+928(SB), Y1, Y2
+	VFMADD213PS avx2c<>+960(SB), Y1, Y2
+	VFMADD213PS avx2c<>+992(SB), Y1, Y2
+	VFMADD213PS avx2c<>+1024(SB), Y1, Y2
+	VMULPS Y0, Y2, Y2
+	VMOVUPS avx2c<>+1056(SB), Y0
+	VFMADD213PS avx2c<>+1088(SB), Y1, Y0
+	VFMADD213PS avx2c<>+1120(SB), Y1, Y0
+	VFMADD213PS avx2c<>+1152(SB), Y1, Y0
+	VDIVPS Y0, Y2, Y0
+	VBLENDVPS Y4, Y6, Y0, Y0
+	VBLENDVPS Y5, Y3, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func geluTanhAVX2(dst, x *float32, n int)
+TEXT ·geluTanhAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VMOVAPS Y0, Y7
+	VMULPS Y0, Y0, Y1
+	VMULPS Y0, Y1, Y1
+	VMULPS avx2c<>+736(SB), Y1, Y1
+	VADDPS Y1, Y0, Y0
+	VMULPS avx2c<>+704(SB), Y0, Y0
+	VANDPS avx2c<>+480(SB), Y0, Y3
+	VCMPPS $1, avx2c<>+512(SB), Y3, Y4
+	VCMPPS $13, avx2c<>+544(SB), Y3, Y5
+	VXORPS Y0, Y3, Y3
+	VORPS avx2c<>+352(SB), Y3, Y3
+	VMOVAPS Y0, Y6
+	VMOVUPS avx2c<>+576(SB), Y1
+	VMINPS Y0, Y1, Y0
+	VMOVUPS avx2c<>+608(SB), Y1
+	VMAXPS Y0, Y1, Y0
+	VMULPS Y0, Y0, Y1
+	VMOVUPS avx2c<>+832(SB), Y2
+	VFMADD213PS avx2c<>+864(SB), Y1, Y2
+	VFMADD213PS avx2c<>+896(SB), Y1, Y2
+	VFMADD213PS avx2c<>+928(SB), Y1, Y2
+	VFMADD213PS avx2c<>+960(SB), Y1, Y2
+	VFMADD213PS avx2c<>+992(SB), Y1, Y2
+	VFMADD213PS avx2c<>+1024(SB), Y1, Y2
+	VMULPS Y0, Y2, Y2
+	VMOVUPS avx2c<>+1056(SB), Y0
+	VFMADD213PS avx2c<>+1088(SB), Y1, Y0
+	VFMADD213PS avx2c<>+1120(SB), Y1, Y0
+	VFMADD213PS avx2c<>+1152(SB), Y1, Y0
+	VDIVPS Y0, Y2, Y0
+	VBLENDVPS Y4, Y6, Y0, Y0
+	VBLENDVPS Y5, Y3, Y0, Y0
+	VADDPS avx2c<>+352(SB), Y0, Y0
+	VMULPS avx2c<>+640(SB), Y7, Y7
+	VMULPS Y0, Y7, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func geluErfAVX2(dst, x *float32, n int)
+TEXT ·geluErfAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VANDPS avx2c<>+480(SB), Y0, Y1
+	VMULPS avx2c<>+768(SB), Y1, Y1
+	VMOVUPS avx2c<>+800(SB), Y2
+	VFMADD213PS avx2c<>+352(SB), Y1, Y2
+	VMOVUPS avx2c<>+352(SB), Y3
+	VDIVPS Y2, Y3, Y2
+	VMOVUPS avx2c<>+1184(SB), Y3
+	VFMADD213PS avx2c<>+1216(SB), Y2, Y3
+	VFMADD213PS avx2c<>+1248(SB), Y2, Y3
+	VFMADD213PS avx2c<>+1280(SB), Y2, Y3
+	VFMADD213PS avx2c<>+1312(SB), Y2, Y3
+	VMULPS Y2, Y3, Y3
+	VMULPS Y1, Y1, Y4
+	VXORPS Y5, Y5, Y5
+	VSUBPS Y4, Y5, Y4
+	VMOVUPS avx2c<>+0(SB), Y9
+	VCMPPS $5, Y9, Y4, Y8
+	VMAXPS Y4, Y9, Y4
+	VMOVUPS avx2c<>+32(SB), Y9
+	VMINPS Y4, Y9, Y4
+	VMULPS avx2c<>+64(SB), Y4, Y5
+	VROUNDPS $0, Y5, Y5
+	VFNMADD231PS avx2c<>+96(SB), Y5, Y4
+	VFNMADD231PS avx2c<>+128(SB), Y5, Y4
+	VMOVUPS avx2c<>+160(SB), Y6
+	VFMADD213PS avx2c<>+192(SB), Y4, Y6
+	VFMADD213PS avx2c<>+224(SB), Y4, Y6
+	VFMADD213PS avx2c<>+256(SB), Y4, Y6
+	VFMADD213PS avx2c<>+288(SB), Y4, Y6
+	VFMADD213PS avx2c<>+320(SB), Y4, Y6
+	VFMADD213PS avx2c<>+352(SB), Y4, Y6
+	VFMADD213PS avx2c<>+352(SB), Y4, Y6
+	VCVTPS2DQ Y5, Y5
+	VPSRAD $1, Y5, Y9
+	VPSUBD Y9, Y5, Y5
+	VPADDD avx2c<>+384(SB), Y9, Y9
+	VPSLLD $23, Y9, Y9
+	VPADDD avx2c<>+384(SB), Y5, Y5
+	VPSLLD $23, Y5, Y5
+	VMULPS Y9, Y6, Y6
+	VMULPS Y5, Y6, Y4
+	VANDPS Y8, Y4, Y4
+	VMULPS Y4, Y3, Y3
+	VXORPS Y5, Y5, Y5
+	VCMPPS $13, Y5, Y0, Y6
+	VMOVUPS avx2c<>+672(SB), Y8
+	VSUBPS Y3, Y8, Y8
+	VBLENDVPS Y6, Y8, Y3, Y3
+	VMULPS avx2c<>+640(SB), Y0, Y0
+	VMULPS Y3, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func sumAVX2(x *float32, n int) float64
+TEXT ·sumAVX2(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $3, CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+loop:
+	VCVTPS2PD (SI), Y2
+	VCVTPS2PD 16(SI), Y3
+	VADDPD Y2, Y0, Y0
+	VADDPD Y3, Y1, Y1
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func sqDevAVX2(x *float32, mean float64, n int) float64
+TEXT ·sqDevAVX2(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	VBROADCASTSD mean+8(FP), Y4
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+loop:
+	VCVTPS2PD (SI), Y2
+	VCVTPS2PD 16(SI), Y3
+	VSUBPD Y4, Y2, Y2
+	VSUBPD Y4, Y3, Y3
+	VFMADD231PD Y2, Y2, Y0
+	VFMADD231PD Y3, Y3, Y1
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func normalizeAVX2(dst, x, gamma, beta *float32, mean, rstd float32, n int)
+TEXT ·normalizeAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ gamma+16(FP), DX
+	MOVQ beta+24(FP), R8
+	VBROADCASTSS mean+32(FP), Y14
+	VBROADCASTSS rstd+36(FP), Y15
+	MOVQ n+40(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VSUBPS Y14, Y0, Y0
+	VMULPS Y15, Y0, Y0
+	VMOVUPS (R8), Y1
+	VFMADD132PS (DX), Y1, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $32, DX
+	ADDQ $32, R8
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
 DATA avx2c<>+0(SB)/4, $0xc2aeac4f
 DATA avx2c<>+4(SB)/4, $0xc2aeac4f
 DATA avx2c<>+8(SB)/4, $0xc2aeac4f
@@ -2813,4 +3049,220 @@ DATA avx2c<>+464(SB)/4, $0x40c00000
 DATA avx2c<>+468(SB)/4, $0x40c00000
 DATA avx2c<>+472(SB)/4, $0x40c00000
 DATA avx2c<>+476(SB)/4, $0x40c00000
-GLOBL avx2c<>(SB), RODATA|NOPTR, $480
+DATA avx2c<>+480(SB)/4, $0x7fffffff
+DATA avx2c<>+484(SB)/4, $0x7fffffff
+DATA avx2c<>+488(SB)/4, $0x7fffffff
+DATA avx2c<>+492(SB)/4, $0x7fffffff
+DATA avx2c<>+496(SB)/4, $0x7fffffff
+DATA avx2c<>+500(SB)/4, $0x7fffffff
+DATA avx2c<>+504(SB)/4, $0x7fffffff
+DATA avx2c<>+508(SB)/4, $0x7fffffff
+DATA avx2c<>+512(SB)/4, $0x39d1b717
+DATA avx2c<>+516(SB)/4, $0x39d1b717
+DATA avx2c<>+520(SB)/4, $0x39d1b717
+DATA avx2c<>+524(SB)/4, $0x39d1b717
+DATA avx2c<>+528(SB)/4, $0x39d1b717
+DATA avx2c<>+532(SB)/4, $0x39d1b717
+DATA avx2c<>+536(SB)/4, $0x39d1b717
+DATA avx2c<>+540(SB)/4, $0x39d1b717
+DATA avx2c<>+544(SB)/4, $0x4111999a
+DATA avx2c<>+548(SB)/4, $0x4111999a
+DATA avx2c<>+552(SB)/4, $0x4111999a
+DATA avx2c<>+556(SB)/4, $0x4111999a
+DATA avx2c<>+560(SB)/4, $0x4111999a
+DATA avx2c<>+564(SB)/4, $0x4111999a
+DATA avx2c<>+568(SB)/4, $0x4111999a
+DATA avx2c<>+572(SB)/4, $0x4111999a
+DATA avx2c<>+576(SB)/4, $0x40fcf84f
+DATA avx2c<>+580(SB)/4, $0x40fcf84f
+DATA avx2c<>+584(SB)/4, $0x40fcf84f
+DATA avx2c<>+588(SB)/4, $0x40fcf84f
+DATA avx2c<>+592(SB)/4, $0x40fcf84f
+DATA avx2c<>+596(SB)/4, $0x40fcf84f
+DATA avx2c<>+600(SB)/4, $0x40fcf84f
+DATA avx2c<>+604(SB)/4, $0x40fcf84f
+DATA avx2c<>+608(SB)/4, $0xc0fcf84f
+DATA avx2c<>+612(SB)/4, $0xc0fcf84f
+DATA avx2c<>+616(SB)/4, $0xc0fcf84f
+DATA avx2c<>+620(SB)/4, $0xc0fcf84f
+DATA avx2c<>+624(SB)/4, $0xc0fcf84f
+DATA avx2c<>+628(SB)/4, $0xc0fcf84f
+DATA avx2c<>+632(SB)/4, $0xc0fcf84f
+DATA avx2c<>+636(SB)/4, $0xc0fcf84f
+DATA avx2c<>+640(SB)/4, $0x3f000000
+DATA avx2c<>+644(SB)/4, $0x3f000000
+DATA avx2c<>+648(SB)/4, $0x3f000000
+DATA avx2c<>+652(SB)/4, $0x3f000000
+DATA avx2c<>+656(SB)/4, $0x3f000000
+DATA avx2c<>+660(SB)/4, $0x3f000000
+DATA avx2c<>+664(SB)/4, $0x3f000000
+DATA avx2c<>+668(SB)/4, $0x3f000000
+DATA avx2c<>+672(SB)/4, $0x40000000
+DATA avx2c<>+676(SB)/4, $0x40000000
+DATA avx2c<>+680(SB)/4, $0x40000000
+DATA avx2c<>+684(SB)/4, $0x40000000
+DATA avx2c<>+688(SB)/4, $0x40000000
+DATA avx2c<>+692(SB)/4, $0x40000000
+DATA avx2c<>+696(SB)/4, $0x40000000
+DATA avx2c<>+700(SB)/4, $0x40000000
+DATA avx2c<>+704(SB)/4, $0x3f4c422a
+DATA avx2c<>+708(SB)/4, $0x3f4c422a
+DATA avx2c<>+712(SB)/4, $0x3f4c422a
+DATA avx2c<>+716(SB)/4, $0x3f4c422a
+DATA avx2c<>+720(SB)/4, $0x3f4c422a
+DATA avx2c<>+724(SB)/4, $0x3f4c422a
+DATA avx2c<>+728(SB)/4, $0x3f4c422a
+DATA avx2c<>+732(SB)/4, $0x3f4c422a
+DATA avx2c<>+736(SB)/4, $0x3d372713
+DATA avx2c<>+740(SB)/4, $0x3d372713
+DATA avx2c<>+744(SB)/4, $0x3d372713
+DATA avx2c<>+748(SB)/4, $0x3d372713
+DATA avx2c<>+752(SB)/4, $0x3d372713
+DATA avx2c<>+756(SB)/4, $0x3d372713
+DATA avx2c<>+760(SB)/4, $0x3d372713
+DATA avx2c<>+764(SB)/4, $0x3d372713
+DATA avx2c<>+768(SB)/4, $0x3f3504f3
+DATA avx2c<>+772(SB)/4, $0x3f3504f3
+DATA avx2c<>+776(SB)/4, $0x3f3504f3
+DATA avx2c<>+780(SB)/4, $0x3f3504f3
+DATA avx2c<>+784(SB)/4, $0x3f3504f3
+DATA avx2c<>+788(SB)/4, $0x3f3504f3
+DATA avx2c<>+792(SB)/4, $0x3f3504f3
+DATA avx2c<>+796(SB)/4, $0x3f3504f3
+DATA avx2c<>+800(SB)/4, $0x3ea7ba05
+DATA avx2c<>+804(SB)/4, $0x3ea7ba05
+DATA avx2c<>+808(SB)/4, $0x3ea7ba05
+DATA avx2c<>+812(SB)/4, $0x3ea7ba05
+DATA avx2c<>+816(SB)/4, $0x3ea7ba05
+DATA avx2c<>+820(SB)/4, $0x3ea7ba05
+DATA avx2c<>+824(SB)/4, $0x3ea7ba05
+DATA avx2c<>+828(SB)/4, $0x3ea7ba05
+DATA avx2c<>+832(SB)/4, $0xa59f25c0
+DATA avx2c<>+836(SB)/4, $0xa59f25c0
+DATA avx2c<>+840(SB)/4, $0xa59f25c0
+DATA avx2c<>+844(SB)/4, $0xa59f25c0
+DATA avx2c<>+848(SB)/4, $0xa59f25c0
+DATA avx2c<>+852(SB)/4, $0xa59f25c0
+DATA avx2c<>+856(SB)/4, $0xa59f25c0
+DATA avx2c<>+860(SB)/4, $0xa59f25c0
+DATA avx2c<>+864(SB)/4, $0x2a61337e
+DATA avx2c<>+868(SB)/4, $0x2a61337e
+DATA avx2c<>+872(SB)/4, $0x2a61337e
+DATA avx2c<>+876(SB)/4, $0x2a61337e
+DATA avx2c<>+880(SB)/4, $0x2a61337e
+DATA avx2c<>+884(SB)/4, $0x2a61337e
+DATA avx2c<>+888(SB)/4, $0x2a61337e
+DATA avx2c<>+892(SB)/4, $0x2a61337e
+DATA avx2c<>+896(SB)/4, $0xaebd37ff
+DATA avx2c<>+900(SB)/4, $0xaebd37ff
+DATA avx2c<>+904(SB)/4, $0xaebd37ff
+DATA avx2c<>+908(SB)/4, $0xaebd37ff
+DATA avx2c<>+912(SB)/4, $0xaebd37ff
+DATA avx2c<>+916(SB)/4, $0xaebd37ff
+DATA avx2c<>+920(SB)/4, $0xaebd37ff
+DATA avx2c<>+924(SB)/4, $0xaebd37ff
+DATA avx2c<>+928(SB)/4, $0x335c0041
+DATA avx2c<>+932(SB)/4, $0x335c0041
+DATA avx2c<>+936(SB)/4, $0x335c0041
+DATA avx2c<>+940(SB)/4, $0x335c0041
+DATA avx2c<>+944(SB)/4, $0x335c0041
+DATA avx2c<>+948(SB)/4, $0x335c0041
+DATA avx2c<>+952(SB)/4, $0x335c0041
+DATA avx2c<>+956(SB)/4, $0x335c0041
+DATA avx2c<>+960(SB)/4, $0x3779434a
+DATA avx2c<>+964(SB)/4, $0x3779434a
+DATA avx2c<>+968(SB)/4, $0x3779434a
+DATA avx2c<>+972(SB)/4, $0x3779434a
+DATA avx2c<>+976(SB)/4, $0x3779434a
+DATA avx2c<>+980(SB)/4, $0x3779434a
+DATA avx2c<>+984(SB)/4, $0x3779434a
+DATA avx2c<>+988(SB)/4, $0x3779434a
+DATA avx2c<>+992(SB)/4, $0x3a270ded
+DATA avx2c<>+996(SB)/4, $0x3a270ded
+DATA avx2c<>+1000(SB)/4, $0x3a270ded
+DATA avx2c<>+1004(SB)/4, $0x3a270ded
+DATA avx2c<>+1008(SB)/4, $0x3a270ded
+DATA avx2c<>+1012(SB)/4, $0x3a270ded
+DATA avx2c<>+1016(SB)/4, $0x3a270ded
+DATA avx2c<>+1020(SB)/4, $0x3a270ded
+DATA avx2c<>+1024(SB)/4, $0x3ba059dc
+DATA avx2c<>+1028(SB)/4, $0x3ba059dc
+DATA avx2c<>+1032(SB)/4, $0x3ba059dc
+DATA avx2c<>+1036(SB)/4, $0x3ba059dc
+DATA avx2c<>+1040(SB)/4, $0x3ba059dc
+DATA avx2c<>+1044(SB)/4, $0x3ba059dc
+DATA avx2c<>+1048(SB)/4, $0x3ba059dc
+DATA avx2c<>+1052(SB)/4, $0x3ba059dc
+DATA avx2c<>+1056(SB)/4, $0x35a0d3d8
+DATA avx2c<>+1060(SB)/4, $0x35a0d3d8
+DATA avx2c<>+1064(SB)/4, $0x35a0d3d8
+DATA avx2c<>+1068(SB)/4, $0x35a0d3d8
+DATA avx2c<>+1072(SB)/4, $0x35a0d3d8
+DATA avx2c<>+1076(SB)/4, $0x35a0d3d8
+DATA avx2c<>+1080(SB)/4, $0x35a0d3d8
+DATA avx2c<>+1084(SB)/4, $0x35a0d3d8
+DATA avx2c<>+1088(SB)/4, $0x38f895d6
+DATA avx2c<>+1092(SB)/4, $0x38f895d6
+DATA avx2c<>+1096(SB)/4, $0x38f895d6
+DATA avx2c<>+1100(SB)/4, $0x38f895d6
+DATA avx2c<>+1104(SB)/4, $0x38f895d6
+DATA avx2c<>+1108(SB)/4, $0x38f895d6
+DATA avx2c<>+1112(SB)/4, $0x38f895d6
+DATA avx2c<>+1116(SB)/4, $0x38f895d6
+DATA avx2c<>+1120(SB)/4, $0x3b14aa05
+DATA avx2c<>+1124(SB)/4, $0x3b14aa05
+DATA avx2c<>+1128(SB)/4, $0x3b14aa05
+DATA avx2c<>+1132(SB)/4, $0x3b14aa05
+DATA avx2c<>+1136(SB)/4, $0x3b14aa05
+DATA avx2c<>+1140(SB)/4, $0x3b14aa05
+DATA avx2c<>+1144(SB)/4, $0x3b14aa05
+DATA avx2c<>+1148(SB)/4, $0x3b14aa05
+DATA avx2c<>+1152(SB)/4, $0x3ba059dd
+DATA avx2c<>+1156(SB)/4, $0x3ba059dd
+DATA avx2c<>+1160(SB)/4, $0x3ba059dd
+DATA avx2c<>+1164(SB)/4, $0x3ba059dd
+DATA avx2c<>+1168(SB)/4, $0x3ba059dd
+DATA avx2c<>+1172(SB)/4, $0x3ba059dd
+DATA avx2c<>+1176(SB)/4, $0x3ba059dd
+DATA avx2c<>+1180(SB)/4, $0x3ba059dd
+DATA avx2c<>+1184(SB)/4, $0x3f87dc22
+DATA avx2c<>+1188(SB)/4, $0x3f87dc22
+DATA avx2c<>+1192(SB)/4, $0x3f87dc22
+DATA avx2c<>+1196(SB)/4, $0x3f87dc22
+DATA avx2c<>+1200(SB)/4, $0x3f87dc22
+DATA avx2c<>+1204(SB)/4, $0x3f87dc22
+DATA avx2c<>+1208(SB)/4, $0x3f87dc22
+DATA avx2c<>+1212(SB)/4, $0x3f87dc22
+DATA avx2c<>+1216(SB)/4, $0xbfba00e3
+DATA avx2c<>+1220(SB)/4, $0xbfba00e3
+DATA avx2c<>+1224(SB)/4, $0xbfba00e3
+DATA avx2c<>+1228(SB)/4, $0xbfba00e3
+DATA avx2c<>+1232(SB)/4, $0xbfba00e3
+DATA avx2c<>+1236(SB)/4, $0xbfba00e3
+DATA avx2c<>+1240(SB)/4, $0xbfba00e3
+DATA avx2c<>+1244(SB)/4, $0xbfba00e3
+DATA avx2c<>+1248(SB)/4, $0x3fb5f0e3
+DATA avx2c<>+1252(SB)/4, $0x3fb5f0e3
+DATA avx2c<>+1256(SB)/4, $0x3fb5f0e3
+DATA avx2c<>+1260(SB)/4, $0x3fb5f0e3
+DATA avx2c<>+1264(SB)/4, $0x3fb5f0e3
+DATA avx2c<>+1268(SB)/4, $0x3fb5f0e3
+DATA avx2c<>+1272(SB)/4, $0x3fb5f0e3
+DATA avx2c<>+1276(SB)/4, $0x3fb5f0e3
+DATA avx2c<>+1280(SB)/4, $0xbe91a98e
+DATA avx2c<>+1284(SB)/4, $0xbe91a98e
+DATA avx2c<>+1288(SB)/4, $0xbe91a98e
+DATA avx2c<>+1292(SB)/4, $0xbe91a98e
+DATA avx2c<>+1296(SB)/4, $0xbe91a98e
+DATA avx2c<>+1300(SB)/4, $0xbe91a98e
+DATA avx2c<>+1304(SB)/4, $0xbe91a98e
+DATA avx2c<>+1308(SB)/4, $0xbe91a98e
+DATA avx2c<>+1312(SB)/4, $0x3e827906
+DATA avx2c<>+1316(SB)/4, $0x3e827906
+DATA avx2c<>+1320(SB)/4, $0x3e827906
+DATA avx2c<>+1324(SB)/4, $0x3e827906
+DATA avx2c<>+1328(SB)/4, $0x3e827906
+DATA avx2c<>+1332(SB)/4, $0x3e827906
+DATA avx2c<>+1336(SB)/4, $0x3e827906
+DATA avx2c<>+1340(SB)/4, $0x3e827906
+GLOBL avx2c<>(SB), RODATA|NOPTR, $1344

@@ -69,3 +69,11 @@ func hardswishAVX2(dst, x *float32, n int)                          { panic("vec
 func hardsigmoidAVX2(dst, x *float32, n int)                        { panic("vec: no assembly") }
 func sigmoidAVX2(dst, x *float32, n int)                            { panic("vec: no assembly") }
 func siluAVX2(dst, x *float32, n int)                               { panic("vec: no assembly") }
+func tanhAVX2(dst, x *float32, n int)                               { panic("vec: no assembly") }
+func geluTanhAVX2(dst, x *float32, n int)                           { panic("vec: no assembly") }
+func geluErfAVX2(dst, x *float32, n int)                            { panic("vec: no assembly") }
+func sumAVX2(x *float32, n int) float64                             { panic("vec: no assembly") }
+func sqDevAVX2(x *float32, mean float64, n int) float64             { panic("vec: no assembly") }
+func normalizeAVX2(dst, x, gamma, beta *float32, mean, rstd float32, n int) {
+	panic("vec: no assembly")
+}

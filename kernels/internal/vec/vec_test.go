@@ -43,7 +43,9 @@ func closeTo(got, want float64, rel, abs float64) bool {
 	return math.Abs(got-want) <= abs+rel*math.Abs(want)
 }
 
-func TestBinary(t *testing.T) {
+func TestBinary(t *testing.T) { forEachISA(t, testBinary) }
+
+func testBinary(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	type vv struct {
 		name string
@@ -115,7 +117,9 @@ func TestBinary(t *testing.T) {
 	}
 }
 
-func TestMax(t *testing.T) {
+func TestMax(t *testing.T) { forEachISA(t, testMax) }
+
+func testMax(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
 	for _, n := range lengths {
 		x := randSlice(r, n, 10)
@@ -178,7 +182,9 @@ func grid(lo, hi float64, n int) []float32 {
 	return x
 }
 
-func TestExp(t *testing.T) {
+func TestExp(t *testing.T) { forEachISA(t, testExp) }
+
+func testExp(t *testing.T) {
 	exp := func(dst, x []float32) { ExpShiftSum(dst, x, 0) }
 	expGo := func(dst, x []float32) { expShiftSumGo(dst, x, 0) }
 	checkUnary(t, "exp", exp, expGo, grid(-87, 88.7, 100001), math.Exp, 3*ulp, 0)
@@ -196,7 +202,9 @@ func TestExp(t *testing.T) {
 // TestExpFlush checks every float32 around the flush point: a normal
 // result or an exact +0, never a subnormal, and 0 exactly where exp(x) is
 // below the least normal float32.
-func TestExpFlush(t *testing.T) {
+func TestExpFlush(t *testing.T) { forEachISA(t, testExpFlush) }
+
+func testExpFlush(t *testing.T) {
 	lo := math.Float32bits(-87.3)
 	var x []float32
 	for b := lo; b <= math.Float32bits(-87.4); b++ {
@@ -215,7 +223,9 @@ func TestExpFlush(t *testing.T) {
 	}
 }
 
-func TestExpShiftSum(t *testing.T) {
+func TestExpShiftSum(t *testing.T) { forEachISA(t, testExpShiftSum) }
+
+func testExpShiftSum(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
 	for _, n := range lengths {
 		x := randSlice(r, n, 4)
@@ -246,7 +256,9 @@ func TestExpShiftSum(t *testing.T) {
 	}
 }
 
-func TestTanh(t *testing.T) {
+func TestTanh(t *testing.T) { forEachISA(t, testTanh) }
+
+func testTanh(t *testing.T) {
 	checkUnary(t, "tanh", Tanh, tanhGo, grid(-10, 10, 100001), math.Tanh, 8*ulp, 0)
 	checkUnary(t, "tanh small", Tanh, tanhGo, grid(-0.01, 0.01, 10001), math.Tanh, 4*ulp, 0)
 	checkUnary(t, "tanh specials", Tanh, tanhGo, specials, math.Tanh, 8*ulp, 0)
@@ -258,7 +270,9 @@ func geluTanh64(x float64) float64 {
 
 func geluErf64(x float64) float64 { return x * 0.5 * math.Erfc(-x/math.Sqrt2) }
 
-func TestGelu(t *testing.T) {
+func TestGelu(t *testing.T) { forEachISA(t, testGelu) }
+
+func testGelu(t *testing.T) {
 	// The tanh form is as close as tanh is, relative to the result, except
 	// where 1 + tanh cancels (large negative x): there, absolutely.
 	checkUnary(t, "gelu_tanh", GeluTanh, geluTanhGo, grid(-12, 12, 100001), geluTanh64, 16*ulp, 1e-6)
@@ -276,7 +290,9 @@ func TestGelu(t *testing.T) {
 	checkUnary(t, "gelu_erf specials", GeluErf, geluErfGo, []float32{0, 1, -1, float32(math.NaN()), float32(math.Inf(1)), 1e-30, -1e-30}, geluErf64, 4*ulp, 1e-7)
 }
 
-func TestClampExtrema(t *testing.T) {
+func TestClampExtrema(t *testing.T) { forEachISA(t, testClampExtrema) }
+
+func testClampExtrema(t *testing.T) {
 	r := rand.New(rand.NewSource(9))
 	nan, inf := float32(math.NaN()), float32(math.Inf(1))
 	for _, n := range lengths {
@@ -338,7 +354,9 @@ func TestClampExtrema(t *testing.T) {
 
 // The hard activations compute exactly the float32 steps of their
 // decomposition; sigmoid and silu are within a few ULP of float64.
-func TestActivations(t *testing.T) {
+func TestActivations(t *testing.T) { forEachISA(t, testActivations) }
+
+func testActivations(t *testing.T) {
 	r := rand.New(rand.NewSource(10))
 	for _, n := range lengths {
 		x := randSlice(r, n, 5)
@@ -380,7 +398,9 @@ func TestActivations(t *testing.T) {
 	checkUnary(t, "silu far", Silu, siluGo, grid(-120, 120, 1001), silu, 4*ulp, 1e-36)
 }
 
-func TestAxpy(t *testing.T) {
+func TestAxpy(t *testing.T) { forEachISA(t, testAxpy) }
+
+func testAxpy(t *testing.T) {
 	r := rand.New(rand.NewSource(11))
 	for _, n := range lengths {
 		x, d := randSlice(r, n, 3), randSlice(r, n, 3)
@@ -398,7 +418,9 @@ func TestAxpy(t *testing.T) {
 	}
 }
 
-func TestShortDestinationPanics(t *testing.T) {
+func TestShortDestinationPanics(t *testing.T) { forEachISA(t, testShortDestinationPanics) }
+
+func testShortDestinationPanics(t *testing.T) {
 	defer func() {
 		if recover() == nil {
 			t.Fatal("no panic")
@@ -441,7 +463,9 @@ func BenchmarkVec(b *testing.B) {
 	bench("ExpShiftSum/masked", func() { ExpShiftSum(dst, masked, 4) })
 }
 
-func TestMeanVar(t *testing.T) {
+func TestMeanVar(t *testing.T) { forEachISA(t, testMeanVar) }
+
+func testMeanVar(t *testing.T) {
 	r := rand.New(rand.NewSource(4))
 	for _, n := range lengths {
 		x := randSlice(r, n, 3)
@@ -473,7 +497,9 @@ func TestMeanVar(t *testing.T) {
 	}
 }
 
-func TestNormalize(t *testing.T) {
+func TestNormalize(t *testing.T) { forEachISA(t, testNormalize) }
+
+func testNormalize(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
 	for _, n := range lengths {
 		x, g, b := randSlice(r, n, 3), randSlice(r, n, 1), randSlice(r, n, 1)
@@ -492,7 +518,9 @@ func TestNormalize(t *testing.T) {
 	}
 }
 
-func TestReluScaleAdd(t *testing.T) {
+func TestReluScaleAdd(t *testing.T) { forEachISA(t, testReluScaleAdd) }
+
+func testReluScaleAdd(t *testing.T) {
 	r := rand.New(rand.NewSource(6))
 	for _, n := range lengths {
 		x := randSlice(r, n, 3)
@@ -526,7 +554,9 @@ func TestReluScaleAdd(t *testing.T) {
 
 // The row loops give exactly what the separate steps give: Max,
 // ExpShiftSum and MulScalar, after MulScalar and Add for the masked form.
-func TestSoftmaxRows(t *testing.T) {
+func TestSoftmaxRows(t *testing.T) { forEachISA(t, testSoftmaxRows) }
+
+func testSoftmaxRows(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
 	for _, n := range append(lengths[1:40], 127, 128, 129, 511, 512, 513, 1000) {
 		rows := 1 + r.Intn(4)
@@ -584,7 +614,9 @@ func TestSoftmaxRows(t *testing.T) {
 }
 
 // LayerNormRows gives exactly what MeanVar and Normalize give row by row.
-func TestLayerNormRows(t *testing.T) {
+func TestLayerNormRows(t *testing.T) { forEachISA(t, testLayerNormRows) }
+
+func testLayerNormRows(t *testing.T) {
 	r := rand.New(rand.NewSource(8))
 	for _, n := range append(lengths[1:40], 64, 127, 768, 1000) {
 		rows := 1 + r.Intn(5)
