@@ -180,14 +180,16 @@ func (cv *conv) run(ctx *Context) error {
 	planes := cv.oh * cv.ow
 	macs := float64(planes * cv.cg * cv.kh * cv.kw)
 	if cv.og <= directMaxOG {
-		// One item is one output plane.
-		items := cv.n * cv.o
-		if k := par.Chunks(ctx.Threads, items, macs); k > 1 {
+		// One item is one (sample, group).
+		items := cv.n * cv.groups
+		lay := cv.directLayout()
+		offs := cv.tapOffsets(ctx.scratchInts(cv.cg*cv.kh*cv.kw), lay)
+		if k := par.Chunks(ctx.Threads, items, macs*float64(cv.og)); k > 1 {
 			// A copy, so that only this branch moves it to the heap.
 			c := *cv
-			par.For(k, items, 1, func(lo, hi int) { c.directPlanes(lo, hi, make([]float32, c.phaseLen())) })
+			par.For(k, items, 1, func(lo, hi int) { c.directGroups(lo, hi, make([]float32, lay.bufLen()), offs, lay) })
 		} else {
-			cv.directPlanes(0, items, ctx.scratchF32(cv.phaseLen()))
+			cv.directGroups(0, items, ctx.scratchF32(lay.bufLen()), offs, lay)
 		}
 		return nil
 	}
@@ -246,101 +248,125 @@ func (cv *conv) gemmSamples(lo, hi int, col []float32, threads int) {
 	}
 }
 
+// fill sets every element of row to v, doubling a copied prefix.
 func fill(row []float32, v float32) {
-	for i := range row {
-		row[i] = v
+	if len(row) == 0 {
+		return
+	}
+	row[0] = v
+	for i := 1; i < len(row); i *= 2 {
+		copy(row[i:], row[:i])
 	}
 }
 
-// directPlanes computes output planes [lo, hi) (plane p is sample p/o,
-// channel p%o) without im2col: each output row starts at the bias, then
-// adds every tap that reads the input (channel of the group, kernel row,
-// kernel column, in that order) as an axpy along the row. A stride-2 row
-// is first split into its even and odd columns so that every tap reads a
-// contiguous run.
-func (cv *conv) directPlanes(lo, hi int, phases []float32) {
-	hw := cv.h * cv.w
-	taps := cv.kh * cv.kw
-	for p := lo; p < hi; p++ {
-		b, oc := p/cv.o, p%cv.o
-		g := oc / cv.og
-		out := cv.dst[p*cv.oh*cv.ow:][:cv.oh*cv.ow]
-		bias := float32(0)
-		if cv.bias != nil {
-			bias = cv.bias[oc]
+// directLayout is where the direct kernel puts one group's input: each
+// channel zero-padded and split by stride into sh*sw phase planes of hq x
+// wq (phase (ry, rx) holds the padded rows ry, ry+sh, ... and columns rx,
+// rx+sw, ...), so that every tap of every output reads a shifted copy of
+// one phase plane. Outputs are computed wq apart (wide rows; the columns
+// past ow are thrown away), wide of them in all.
+type directLayout struct {
+	hq, wq, phase, chans, wide int
+}
+
+func (cv *conv) directLayout() directLayout {
+	hq := (cv.h + 2*cv.ph + cv.sh - 1) / cv.sh
+	wq := (cv.w + 2*cv.pw + cv.sw - 1) / cv.sw
+	phase := hq * wq
+	return directLayout{hq: hq, wq: wq, phase: phase, chans: cv.cg * cv.sh * cv.sw * phase,
+		wide: roundUp((cv.oh-1)*wq+cv.ow, 8)}
+}
+
+// bufLen is the scratch one goroutine needs: the padded input, with room
+// for the widest read past its end, then the wide output.
+func (l directLayout) bufLen() int { return l.chans + 2*l.wide }
+
+func roundUp(x, m int) int { return (x + m - 1) / m * m }
+
+// tapOffsets lists where each tap (input channel, kernel row, kernel
+// column, in the weight's order) reads the padded input, relative to its
+// output: tap (ic, ki, kj) of output (y, x) is padded row y*sh + ki*dh,
+// column x*sw + kj*dw, in phase ((ki*dh)%sh, (kj*dw)%sw).
+func (cv *conv) tapOffsets(offs []int, l directLayout) []int {
+	i := 0
+	for ic := 0; ic < cv.cg; ic++ {
+		for ki := 0; ki < cv.kh; ki++ {
+			ry, qy := ki*cv.dh%cv.sh, ki*cv.dh/cv.sh
+			for kj := 0; kj < cv.kw; kj++ {
+				rx, qx := kj*cv.dw%cv.sw, kj*cv.dw/cv.sw
+				offs[i] = ic*cv.sh*cv.sw*l.phase + (ry*cv.sw+rx)*l.phase + qy*l.wq + qx
+				i++
+			}
 		}
-		fill(out, bias)
-		for ic := 0; ic < cv.cg; ic++ {
-			src := cv.in[(b*cv.c+g*cv.cg+ic)*hw:][:hw]
-			wk := cv.wt[(oc*cv.cg+ic)*taps:][:taps]
+	}
+	return offs
+}
+
+// directGroups computes the output planes of items [lo, hi) (item i is
+// sample i/groups, group i%groups): the group's input padded and split by
+// phase once, then per output channel one vec.Taps over all its taps, the
+// bias first, and the wide rows copied out.
+func (cv *conv) directGroups(lo, hi int, buf []float32, offs []int, l directLayout) {
+	pad, wide := buf[:l.chans+l.wide], buf[l.chans+l.wide:][:l.wide]
+	hw, taps := cv.h*cv.w, cv.cg*cv.kh*cv.kw
+	for it := lo; it < hi; it++ {
+		b, g := it/cv.groups, it%cv.groups
+		cv.padGroup(pad, cv.in[(b*cv.c+g*cv.cg)*hw:][:cv.cg*hw], l)
+		for oc := g * cv.og; oc < (g+1)*cv.og; oc++ {
+			bias := float32(0)
+			if cv.bias != nil {
+				bias = cv.bias[oc]
+			}
+			vec.Taps(wide, pad, offs, cv.wt[oc*taps:][:taps], bias)
+			out := cv.dst[(b*cv.o+oc)*cv.oh*cv.ow:][:cv.oh*cv.ow]
 			for y := 0; y < cv.oh; y++ {
-				row := out[y*cv.ow:][:cv.ow]
-				for ki := 0; ki < cv.kh; ki++ {
-					iy := y*cv.sh - cv.ph + ki*cv.dh
-					if iy < 0 || iy >= cv.h {
-						continue
-					}
-					line := src[iy*cv.w:][:cv.w]
-					if cv.sw > 1 {
-						splitPhases(phases, line, cv.sw)
-					}
-					for kj := 0; kj < cv.kw; kj++ {
-						cv.tap(row, line, phases, wk[ki*cv.kw+kj], kj*cv.dw-cv.pw)
-					}
-				}
+				copy(out[y*cv.ow:(y+1)*cv.ow], wide[y*l.wq:])
 			}
 		}
 	}
 }
 
-// phaseLen is the size of splitPhases' buffer (0 at stride 1).
-func (cv *conv) phaseLen() int {
-	if cv.sw == 1 {
-		return 0
-	}
-	return cv.sw * ((cv.w + cv.sw - 1) / cv.sw)
-}
-
-// tap adds wv*line[xo*sw + off] to row[xo] for every xo that reads the
-// line (the others read padding).
-func (cv *conv) tap(row, line, phases []float32, wv float32, off int) {
-	sw, w := cv.sw, cv.w
-	// Columns xo in [x0, x1) read ix = xo*sw + off in [0, w).
-	x0 := 0
-	if off < 0 {
-		x0 = min((-off+sw-1)/sw, cv.ow)
-	}
-	x1 := 0
-	if w-1-off >= 0 {
-		x1 = min((w-1-off)/sw+1, cv.ow)
-	}
-	if x0 >= x1 {
-		return
-	}
-	if sw == 1 {
-		vec.Axpy(row[x0:x1], line[x0+off:x1+off], wv)
-		return
-	}
-	// ix = xo*sw + off = (xo + q)*sw + r with r in [0, sw): phase r of the
-	// line, from column x0 + q.
-	q, r := floorDiv(off, sw), off-floorDiv(off, sw)*sw
-	n := (w + sw - 1) / sw
-	ph := phases[r*n:][:n]
-	vec.Axpy(row[x0:x1], ph[x0+q:x1+q], wv)
-}
-
-// splitPhases lays out line's columns by their remainder mod sw: phase r
-// (n = ceil(w/sw) values, padded with zeros) holds line[r], line[r+sw], ...
-func splitPhases(phases, line []float32, sw int) {
-	n := (len(line) + sw - 1) / sw
-	for r := 0; r < sw; r++ {
-		ph := phases[r*n:][:n]
-		i := 0
-		for j := r; j < len(line); j += sw {
-			ph[i] = line[j]
-			i++
+// padGroup lays out the cg input channels of src (h x w planes) in pad as
+// directLayout describes, zeros everywhere else.
+func (cv *conv) padGroup(pad, src []float32, l directLayout) {
+	clear(pad)
+	sh, sw := cv.sh, cv.sw
+	for ic := 0; ic < cv.cg; ic++ {
+		base := ic * sh * sw * l.phase
+		for iy := 0; iy < cv.h; iy++ {
+			line := src[(ic*cv.h+iy)*cv.w:][:cv.w]
+			r := iy + cv.ph
+			row := base + r%sh*sw*l.phase + r/sh*l.wq
+			switch sw {
+			case 1:
+				copy(pad[row+cv.pw:][:cv.w], line)
+				continue
+			case 2:
+				// Even columns to one phase, odd ones to the other.
+				pw := cv.pw
+				d0 := pad[row+pw&1*l.phase+pw>>1:][:(cv.w+1)/2]
+				d1 := pad[row+(pw+1)&1*l.phase+(pw+1)>>1:][:cv.w/2]
+				for j := range d1 {
+					p := line[2*j : 2*j+2 : 2*j+2]
+					d0[j], d1[j] = p[0], p[1]
+				}
+				if cv.w%2 == 1 {
+					d0[len(d0)-1] = line[cv.w-1]
+				}
+				continue
+			}
+			// Columns ix with (ix + pw) % sw == rx go to phase rx, from
+			// column (ix + pw) / sw.
+			for rx := 0; rx < sw; rx++ {
+				ix0 := ((rx-cv.pw)%sw + sw) % sw
+				d := pad[row+rx*l.phase+(ix0+cv.pw)/sw:]
+				j := 0
+				for ix := ix0; ix < cv.w; ix += sw {
+					d[j] = line[ix]
+					j++
+				}
+			}
 		}
-		clear(ph[i:])
 	}
 }
 

@@ -1368,6 +1368,54 @@ func avx2Normalize(g *gen) {
 	g.p("RET")
 }
 
+// avx2Taps: dst[i] = bias + sum over t of w[t]*src[i + offs[t]], the taps
+// in order, one fused multiply-add each; n a positive multiple of 8. Eight
+// accumulators (64 outputs) at a time hide the FMA latency, then one.
+func avx2Taps(g *gen) {
+	name := "tapsAVX2"
+	g.raw(fmt.Sprintf("\n// func %s(dst, src *float32, offs *int, w *float32, taps int, bias float32, n int)\nTEXT ·%s(SB), NOSPLIT, $0-56\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ src+8(FP), SI")
+	g.p("MOVQ offs+16(FP), R8")
+	g.p("MOVQ w+24(FP), R9")
+	g.p("MOVQ taps+32(FP), R10")
+	g.p("VBROADCASTSS bias+40(FP), Y15")
+	g.p("MOVQ n+48(FP), CX")
+	for _, acc := range []int{8, 1} {
+		l := fmt.Sprintf("w%d", acc)
+		g.label(l)
+		g.p("CMPQ CX, $%d", 8*acc)
+		g.p("JB   %sdone", l)
+		for j := 0; j < acc; j++ {
+			g.p("VMOVAPS Y15, Y%d", j)
+		}
+		g.p("MOVQ R8, R11")
+		g.p("MOVQ R9, R12")
+		g.p("MOVQ R10, R13")
+		g.label(l + "tap")
+		g.p("MOVQ (R11), AX")
+		g.p("LEAQ (SI)(AX*4), AX")
+		g.p("VBROADCASTSS (R12), Y14")
+		for j := 0; j < acc; j++ {
+			g.p("VFMADD231PS %d(AX), Y14, Y%d", 32*j, j)
+		}
+		g.p("ADDQ $8, R11")
+		g.p("ADDQ $4, R12")
+		g.p("DECQ R13")
+		g.p("JNZ  %stap", l)
+		for j := 0; j < acc; j++ {
+			g.p("VMOVUPS Y%d, %d(DI)", j, 32*j)
+		}
+		g.p("ADDQ $%d, SI", 32*acc)
+		g.p("ADDQ $%d, DI", 32*acc)
+		g.p("SUBQ $%d, CX", 8*acc)
+		g.p("JMP  %s", l)
+		g.label(l + "done")
+	}
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
 func avx2All(g *gen) {
 	for _, op := range []struct{ name, ins string }{{"add", "VADDPS"}, {"sub", "VSUBPS"}, {"mul", "VMULPS"}, {"div", "VDIVPS"}} {
 		avx2Binary(g, op.name+"VV256", op.ins, false, false)
@@ -1435,6 +1483,7 @@ func avx2All(g *gen) {
 	avx2Sum(g, false)
 	avx2Sum(g, true)
 	avx2Normalize(g)
+	avx2Taps(g)
 	avx2Data(g)
 }
 

@@ -435,3 +435,13 @@ func axpyGo(dst, x []float32, a float32) {
 		dst[i] += a * v
 	}
 }
+
+func tapsGo(dst, src []float32, offs []int, w []float32, bias float32) {
+	for i := range dst {
+		s := bias
+		for t, o := range offs {
+			s += w[t] * src[i+o]
+		}
+		dst[i] = s
+	}
+}

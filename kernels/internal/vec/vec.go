@@ -495,3 +495,27 @@ func LayerNormRows(dst, x, g, b []float32, means, rstds []float64, n, rows int, 
 		Normalize(dst[r*n:(r+1)*n], x[r*n:(r+1)*n], g, b, float32(mean), float32(rstd))
 	}
 }
+
+// Taps sets dst[i] = bias + Σ_t w[t]*src[i+offs[t]] for every i <
+// len(dst), adding the taps in order (fused where the CPU has FMA, for
+// all but the last len(dst)%8 elements): a direct convolution over a
+// padded input laid out so that every tap is a shift. Every offset must
+// keep the reads inside src, or it panics.
+func Taps(dst, src []float32, offs []int, w []float32, bias float32) {
+	n := len(dst)
+	if len(w) < len(offs) {
+		panic("vec: fewer tap weights than offsets")
+	}
+	for _, o := range offs {
+		if o < 0 || o+n > len(src) {
+			panic("vec: tap offset out of range")
+		}
+	}
+	m := n &^ 7
+	if (useAsm || useAVX2) && m > 0 && len(offs) > 0 {
+		tapsAVX2(&dst[0], &src[0], &offs[0], &w[0], len(offs), bias, m)
+	} else {
+		m = 0
+	}
+	tapsGo(dst[m:n], src[m:], offs, w, bias)
+}

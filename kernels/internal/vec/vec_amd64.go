@@ -177,3 +177,6 @@ func sqDevAVX2(x *float32, mean float64, n int) float64
 
 //go:noescape
 func normalizeAVX2(dst, x, gamma, beta *float32, mean, rstd float32, n int)
+
+//go:noescape
+func tapsAVX2(dst, src *float32, offs *int, w *float32, taps int, bias float32, n int)

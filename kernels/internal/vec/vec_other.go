@@ -77,3 +77,7 @@ func sqDevAVX2(x *float32, mean float64, n int) float64             { panic("vec
 func normalizeAVX2(dst, x, gamma, beta *float32, mean, rstd float32, n int) {
 	panic("vec: no assembly")
 }
+
+func tapsAVX2(dst, src *float32, offs *int, w *float32, taps int, bias float32, n int) {
+	panic("vec: no assembly")
+}

@@ -647,3 +647,41 @@ func testLayerNormRows(t *testing.T) {
 		}
 	}
 }
+
+func TestTaps(t *testing.T) { forEachISA(t, testTaps) }
+
+func testTaps(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	for _, n := range lengths {
+		for _, taps := range []int{1, 3, 9, 25} {
+			src := randSlice(r, n+40, 1)
+			w := randSlice(r, taps, 1)
+			offs := make([]int, taps)
+			for i := range offs {
+				offs[i] = r.Intn(41)
+			}
+			dst := make([]float32, n+1)
+			dst[n] = 42
+			Taps(dst[:n], src, offs, w, 0.5)
+			for i := 0; i < n; i++ {
+				want, mag := 0.5, 0.5
+				for k, o := range offs {
+					want += float64(w[k]) * float64(src[i+o])
+					mag += math.Abs(float64(w[k]) * float64(src[i+o]))
+				}
+				if !closeTo(float64(dst[i]), want, 0, float64(taps+1)*ulp*mag) {
+					t.Fatalf("n=%d taps=%d [%d] = %g, want %g", n, taps, i, dst[i], want)
+				}
+			}
+			if dst[n] != 42 {
+				t.Fatalf("n=%d taps=%d wrote past the end", n, taps)
+			}
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("an offset reading past src did not panic")
+		}
+	}()
+	Taps(make([]float32, 8), make([]float32, 10), []int{3}, []float32{1}, 0)
+}
