@@ -168,9 +168,14 @@ type conv struct {
 	in, wt, bias, dst              []float32
 }
 
-// directMaxOG is the most output channels per group that the direct
-// kernel computes: past it, im2col and a GEMM of that many rows wins.
-const directMaxOG = 4
+// The direct kernel computes a convolution with at most directMaxOG
+// output channels per group, or at most directMaxTaps taps per output
+// (few input channels): past both, im2col and a GEMM of that many rows
+// and that long a k wins.
+const (
+	directMaxOG   = 4
+	directMaxTaps = 32
+)
 
 // run computes every output plane: directly (depthwise and small-group
 // convolutions, where the GEMM would have a handful of rows), or as im2col
@@ -179,7 +184,7 @@ const directMaxOG = 4
 func (cv *conv) run(ctx *Context) error {
 	planes := cv.oh * cv.ow
 	macs := float64(planes * cv.cg * cv.kh * cv.kw)
-	if cv.og <= directMaxOG {
+	if cv.og <= directMaxOG || cv.cg*cv.kh*cv.kw <= directMaxTaps {
 		// One item is one (sample, group).
 		items := cv.n * cv.groups
 		lay := cv.directLayout()
@@ -236,28 +241,17 @@ func (cv *conv) gemmSamples(lo, hi int, col []float32, threads int) {
 				a = col
 			}
 			outG := cv.dst[(b*cv.o+g*cv.og)*plane : (b*cv.o+(g+1)*cv.og)*plane]
-			beta := float32(0)
+			gemm.SgemmThreads(threads, false, false, cv.og, plane, kk, 1, cv.wt[g*cv.og*kk:(g+1)*cv.og*kk], kk, a, plane, 0, outG, plane)
 			if cv.bias != nil {
 				for oc := 0; oc < cv.og; oc++ {
-					fill(outG[oc*plane:(oc+1)*plane], cv.bias[g*cv.og+oc])
+					row := outG[oc*plane : (oc+1)*plane]
+					vec.AddScalar(row, row, cv.bias[g*cv.og+oc])
 				}
-				beta = 1
 			}
-			gemm.SgemmThreads(threads, false, false, cv.og, plane, kk, 1, cv.wt[g*cv.og*kk:(g+1)*cv.og*kk], kk, a, plane, beta, outG, plane)
 		}
 	}
 }
 
-// fill sets every element of row to v, doubling a copied prefix.
-func fill(row []float32, v float32) {
-	if len(row) == 0 {
-		return
-	}
-	row[0] = v
-	for i := 1; i < len(row); i *= 2 {
-		copy(row[i:], row[:i])
-	}
-}
 
 // directLayout is where the direct kernel puts one group's input: each
 // channel zero-padded and split by stride into sh*sw phase planes of hq x
