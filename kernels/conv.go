@@ -252,7 +252,6 @@ func (cv *conv) gemmSamples(lo, hi int, col []float32, threads int) {
 	}
 }
 
-
 // directLayout is where the direct kernel puts one group's input: each
 // channel zero-padded and split by stride into sh*sw phase planes of hq x
 // wq (phase (ry, rx) holds the padded rows ry, ry+sh, ... and columns rx,
