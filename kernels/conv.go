@@ -169,13 +169,21 @@ type conv struct {
 }
 
 // The direct kernel computes a convolution with at most directMaxOG
-// output channels per group, or at most directMaxTaps taps per output
-// (few input channels): past both, im2col and a GEMM of that many rows
-// and that long a k wins.
+// output channels per group, at most directMaxTaps taps per output (few
+// input channels), or a kernel wider than 1x1 over at most directMaxPlane
+// outputs (where im2col's copies cost more than the product): past all
+// three, im2col and a GEMM of that many rows and that long a k wins.
 const (
-	directMaxOG   = 4
-	directMaxTaps = 32
+	directMaxOG    = 4
+	directMaxTaps  = 32
+	directMaxPlane = 64
 )
+
+// direct reports whether the direct kernel computes cv.
+func (cv *conv) direct() bool {
+	wide := cv.kh*cv.kw > 1 || cv.sh*cv.sw > 1 || cv.ph+cv.pw > 0
+	return cv.og <= directMaxOG || cv.cg*cv.kh*cv.kw <= directMaxTaps || wide && cv.oh*cv.ow <= directMaxPlane
+}
 
 // run computes every output plane: directly (depthwise and small-group
 // convolutions, where the GEMM would have a handful of rows), or as im2col
@@ -184,7 +192,7 @@ const (
 func (cv *conv) run(ctx *Context) error {
 	planes := cv.oh * cv.ow
 	macs := float64(planes * cv.cg * cv.kh * cv.kw)
-	if cv.og <= directMaxOG || cv.cg*cv.kh*cv.kw <= directMaxTaps {
+	if cv.direct() {
 		// One item is one (sample, group).
 		items := cv.n * cv.groups
 		lay := cv.directLayout()

@@ -1368,9 +1368,13 @@ func avx2Normalize(g *gen) {
 	g.p("RET")
 }
 
-// avx2Taps: dst[i] = bias + sum over t of w[t]*src[i + offs[t]], the taps
-// in order, one fused multiply-add each; n a positive multiple of 8. Eight
-// accumulators (64 outputs) at a time hide the FMA latency, then one.
+// avx2Taps: dst[i] = bias + sum over t of w[t]*src[i + offs[t]], one
+// fused multiply-add per tap; n a positive multiple of 8. Eight
+// accumulators (64 outputs) at a time hide the FMA latency, each adding
+// the taps in order. The last n%64 outputs go 8 at a time with the taps
+// dealt round-robin to four accumulators, summed at the end as
+// (a0 + a1) + (a2 + a3), a0 starting at the bias: a short row would
+// otherwise wait on one FMA chain.
 func avx2Taps(g *gen) {
 	name := "tapsAVX2"
 	g.raw(fmt.Sprintf("\n// func %s(dst, src *float32, offs *int, w *float32, taps int, bias float32, n int)\nTEXT ·%s(SB), NOSPLIT, $0-56\n", name, name))
@@ -1381,37 +1385,81 @@ func avx2Taps(g *gen) {
 	g.p("MOVQ taps+32(FP), R10")
 	g.p("VBROADCASTSS bias+40(FP), Y15")
 	g.p("MOVQ n+48(FP), CX")
-	for _, acc := range []int{8, 1} {
-		l := fmt.Sprintf("w%d", acc)
-		g.label(l)
-		g.p("CMPQ CX, $%d", 8*acc)
-		g.p("JB   %sdone", l)
-		for j := 0; j < acc; j++ {
-			g.p("VMOVAPS Y15, Y%d", j)
-		}
-		g.p("MOVQ R8, R11")
-		g.p("MOVQ R9, R12")
-		g.p("MOVQ R10, R13")
-		g.label(l + "tap")
-		g.p("MOVQ (R11), AX")
+	tap := func(off, acc int) {
+		g.p("MOVQ %d(R11), AX", 8*off)
 		g.p("LEAQ (SI)(AX*4), AX")
-		g.p("VBROADCASTSS (R12), Y14")
+		g.p("VBROADCASTSS %d(R12), Y14", 4*off)
 		for j := 0; j < acc; j++ {
 			g.p("VFMADD231PS %d(AX), Y14, Y%d", 32*j, j)
 		}
-		g.p("ADDQ $8, R11")
-		g.p("ADDQ $4, R12")
-		g.p("DECQ R13")
-		g.p("JNZ  %stap", l)
-		for j := 0; j < acc; j++ {
-			g.p("VMOVUPS Y%d, %d(DI)", j, 32*j)
-		}
-		g.p("ADDQ $%d, SI", 32*acc)
-		g.p("ADDQ $%d, DI", 32*acc)
-		g.p("SUBQ $%d, CX", 8*acc)
-		g.p("JMP  %s", l)
-		g.label(l + "done")
 	}
+	start := func() {
+		g.p("MOVQ R8, R11")
+		g.p("MOVQ R9, R12")
+		g.p("MOVQ R10, R13")
+	}
+	next := func(outs int) {
+		g.p("ADDQ $%d, SI", 4*outs)
+		g.p("ADDQ $%d, DI", 4*outs)
+		g.p("SUBQ $%d, CX", outs)
+	}
+	g.label("w8")
+	g.p("CMPQ CX, $64")
+	g.p("JB   w1")
+	for j := 0; j < 8; j++ {
+		g.p("VMOVAPS Y15, Y%d", j)
+	}
+	start()
+	g.label("w8tap")
+	tap(0, 8)
+	g.p("ADDQ $8, R11")
+	g.p("ADDQ $4, R12")
+	g.p("DECQ R13")
+	g.p("JNZ  w8tap")
+	for j := 0; j < 8; j++ {
+		g.p("VMOVUPS Y%d, %d(DI)", j, 32*j)
+	}
+	next(64)
+	g.p("JMP  w8")
+	g.label("w1")
+	g.p("CMPQ CX, $8")
+	g.p("JB   done")
+	g.p("VMOVAPS Y15, Y0")
+	for j := 1; j < 4; j++ {
+		g.p("VXORPS Y%d, Y%d, Y%d", j, j, j)
+	}
+	start()
+	g.p("CMPQ R13, $4")
+	g.p("JB   w1rest")
+	g.label("w1quad")
+	for j := 0; j < 4; j++ {
+		g.p("MOVQ %d(R11), AX", 8*j)
+		g.p("LEAQ (SI)(AX*4), AX")
+		g.p("VBROADCASTSS %d(R12), Y14", 4*j)
+		g.p("VFMADD231PS (AX), Y14, Y%d", j)
+	}
+	g.p("ADDQ $32, R11")
+	g.p("ADDQ $16, R12")
+	g.p("SUBQ $4, R13")
+	g.p("CMPQ R13, $4")
+	g.p("JAE  w1quad")
+	g.label("w1rest")
+	g.p("TESTQ R13, R13")
+	g.p("JZ   w1sum")
+	g.label("w1one")
+	tap(0, 1)
+	g.p("ADDQ $8, R11")
+	g.p("ADDQ $4, R12")
+	g.p("DECQ R13")
+	g.p("JNZ  w1one")
+	g.label("w1sum")
+	g.p("VADDPS Y1, Y0, Y0")
+	g.p("VADDPS Y3, Y2, Y2")
+	g.p("VADDPS Y2, Y0, Y0")
+	g.p("VMOVUPS Y0, (DI)")
+	next(8)
+	g.p("JMP  w1")
+	g.label("done")
 	g.p("VZEROUPPER")
 	g.p("RET")
 }

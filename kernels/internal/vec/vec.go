@@ -497,10 +497,12 @@ func LayerNormRows(dst, x, g, b []float32, means, rstds []float64, n, rows int, 
 }
 
 // Taps sets dst[i] = bias + Σ_t w[t]*src[i+offs[t]] for every i <
-// len(dst), adding the taps in order (fused where the CPU has FMA, for
-// all but the last len(dst)%8 elements): a direct convolution over a
-// padded input laid out so that every tap is a shift. Every offset must
-// keep the reads inside src, or it panics.
+// len(dst): a direct convolution over a padded input laid out so that
+// every tap is a shift. Every offset must keep the reads inside src, or
+// it panics. The assembly (all but the last len(dst)%8 elements) fuses
+// the multiply-adds and, past the last multiple of 64 elements, sums the
+// taps in four interleaved partial sums; the result depends only on
+// len(dst) and the operands.
 func Taps(dst, src []float32, offs []int, w []float32, bias float32) {
 	n := len(dst)
 	if len(w) < len(offs) {
