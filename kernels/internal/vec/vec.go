@@ -273,6 +273,16 @@ func MeanVar(x []float32) (mean, variance float64) {
 	return meanVarGo(x)
 }
 
+// Sum returns the sum of x in float64 (8 lanes in two 4-lane float64
+// accumulators on AVX2 CPUs, one running sum elsewhere).
+func Sum(x []float32) float64 {
+	n := len(x)
+	if m := n &^ 7; (useAsm || useAVX2) && m > 0 {
+		return sumAVX2(&x[0], m) + sumGo(x[m:])
+	}
+	return sumGo(x)
+}
+
 // Normalize sets dst[i] = (x[i] - mean)*rstd*g[i] + b[i], the affine step
 // of a layer norm.
 func Normalize(dst, x, g, b []float32, mean, rstd float32) {

@@ -685,3 +685,20 @@ func testTaps(t *testing.T) {
 	}()
 	Taps(make([]float32, 8), make([]float32, 10), []int{3}, []float32{1}, 0)
 }
+
+func TestSum(t *testing.T) { forEachISA(t, testSum) }
+
+func testSum(t *testing.T) {
+	r := rand.New(rand.NewSource(12))
+	for _, n := range lengths {
+		x := randSlice(r, n, 3)
+		want, mag := 0.0, 0.0
+		for _, v := range x {
+			want += float64(v)
+			mag += math.Abs(float64(v))
+		}
+		if got := Sum(x); math.Abs(got-want) > 1e-12*mag {
+			t.Fatalf("n=%d: sum %g, want %g", n, got, want)
+		}
+	}
+}
