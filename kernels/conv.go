@@ -200,9 +200,9 @@ func (cv *conv) run(ctx *Context) error {
 		if k := par.Chunks(ctx.Threads, items, macs*float64(cv.og)); k > 1 {
 			// A copy, so that only this branch moves it to the heap.
 			c := *cv
-			par.For(k, items, 1, func(lo, hi int) { c.directGroups(lo, hi, make([]float32, lay.bufLen()), offs, lay) })
+			par.For(k, items, 1, func(lo, hi int) { c.directGroups(lo, hi, make([]float32, lay.bufLen(c.groups, c.og)), offs, lay) })
 		} else {
-			cv.directGroups(0, items, ctx.scratchF32(lay.bufLen()), offs, lay)
+			cv.directGroups(0, items, ctx.scratchF32(lay.bufLen(cv.groups, cv.og)), offs, lay)
 		}
 		return nil
 	}
@@ -274,13 +274,42 @@ func (cv *conv) directLayout() directLayout {
 	hq := (cv.h + 2*cv.ph + cv.sh - 1) / cv.sh
 	wq := (cv.w + 2*cv.pw + cv.sw - 1) / cv.sw
 	phase := hq * wq
-	return directLayout{hq: hq, wq: wq, phase: phase, chans: cv.cg * cv.sh * cv.sw * phase,
-		wide: roundUp((cv.oh-1)*wq+cv.ow, 8)}
+	// vec.Taps keeps 64 outputs in registers at a time and goes 8 at a
+	// time (waiting on FMA latency) past the last 64: a wide plane a little
+	// short of 64 is cheaper computed to the next 64.
+	wide := roundUp((cv.oh-1)*wq+cv.ow, 8)
+	if wide%64 >= 40 {
+		wide = roundUp(wide, 64)
+	}
+	return directLayout{hq: hq, wq: wq, phase: phase, chans: cv.cg * cv.sh * cv.sw * phase, wide: wide}
 }
 
-// bufLen is the scratch one goroutine needs: the padded input, with room
-// for the widest read past its end, then the wide output.
-func (l directLayout) bufLen() int { return l.chans + 2*l.wide }
+// directBlock is how many groups of one sample the direct kernel pads and
+// computes at once: enough to spread a depthwise convolution's per-call
+// work over many small planes, few enough that their padded inputs stay
+// in L2 (64 KiB of them).
+func (l directLayout) directBlock(groups int) int { return max(1, min(groups, 16384/l.chans)) }
+
+// bufLen is the scratch one goroutine needs for og output channels per
+// group: a block of padded groups, with room for the widest read past
+// their end, their wide outputs, and a zero bias.
+func (l directLayout) bufLen(groups, og int) int {
+	gb := l.directBlock(groups)
+	return gb*l.chans + l.wide + gb*og*l.wide + gb*og
+}
+
+// copyShort is copy for the rows of small planes, where a memmove call
+// costs more than the copy.
+func copyShort(dst, src []float32) {
+	if len(dst) > 16 {
+		copy(dst, src)
+		return
+	}
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = src[i]
+	}
+}
 
 func roundUp(x, m int) int { return (x + m - 1) / m * m }
 
@@ -304,56 +333,69 @@ func (cv *conv) tapOffsets(offs []int, l directLayout) []int {
 }
 
 // directGroups computes the output planes of items [lo, hi) (item i is
-// sample i/groups, group i%groups): the group's input padded and split by
-// phase once, then per output channel one vec.Taps over all its taps, the
-// bias first, and the wide rows copied out.
+// sample i/groups, group i%groups), a block of consecutive groups of one
+// sample at a time: their inputs padded and split by phase, then per
+// group vec.TapsChannels over all its output channels and taps (the bias
+// first), or for one channel per group vec.TapsPlanes over the whole
+// block, and the wide rows copied out.
 func (cv *conv) directGroups(lo, hi int, buf []float32, offs []int, l directLayout) {
-	pad, wide := buf[:l.chans+l.wide], buf[l.chans+l.wide:][:l.wide]
-	hw, taps := cv.h*cv.w, cv.cg*cv.kh*cv.kw
-	for it := lo; it < hi; it++ {
+	gb := l.directBlock(cv.groups)
+	og, taps, hw, plane := cv.og, cv.cg*cv.kh*cv.kw, cv.h*cv.w, cv.oh*cv.ow
+	pad := buf[:gb*l.chans+l.wide]
+	wide := buf[len(pad):][:gb*og*l.wide]
+	zero := buf[len(pad)+len(wide):][:gb*og]
+	clear(zero)
+	for it := lo; it < hi; {
 		b, g := it/cv.groups, it%cv.groups
-		cv.padGroup(pad, cv.in[(b*cv.c+g*cv.cg)*hw:][:cv.cg*hw], l)
-		for oc := g * cv.og; oc < (g+1)*cv.og; oc++ {
-			bias := float32(0)
-			if cv.bias != nil {
-				bias = cv.bias[oc]
-			}
-			vec.Taps(wide, pad, offs, cv.wt[oc*taps:][:taps], bias)
-			out := cv.dst[(b*cv.o+oc)*cv.oh*cv.ow:][:cv.oh*cv.ow]
-			for y := 0; y < cv.oh; y++ {
-				copy(out[y*cv.ow:(y+1)*cv.ow], wide[y*l.wq:])
+		n := min(hi-it, gb, cv.groups-g) // groups g..g+n-1 of sample b
+		cv.padGroups(pad[:n*l.chans+l.wide], cv.in[(b*cv.c+g*cv.cg)*hw:][:n*cv.cg*hw], n, l)
+		bias := zero[:n*og]
+		if cv.bias != nil {
+			bias = cv.bias[g*og : (g+n)*og]
+		}
+		w := cv.wt[g*og*taps:][:n*og*taps]
+		if og == 1 {
+			vec.TapsPlanes(wide, l.wide, l.wide, pad, l.chans, offs, w, taps, bias)
+		} else {
+			for j := 0; j < n; j++ {
+				vec.TapsChannels(wide[j*og*l.wide:], l.wide, l.wide, pad[j*l.chans:], offs, w[j*og*taps:][:og*taps], bias[j*og:(j+1)*og])
 			}
 		}
+		for k := 0; k < n*og; k++ {
+			out := cv.dst[(b*cv.o+g*og+k)*plane:][:plane]
+			wk := wide[k*l.wide:]
+			for y := 0; y < cv.oh; y++ {
+				copyShort(out[y*cv.ow:(y+1)*cv.ow], wk[y*l.wq:])
+			}
+		}
+		it += n
 	}
 }
 
-// padGroup lays out the cg input channels of src (h x w planes) in pad as
-// directLayout describes, zeros everywhere else.
-func (cv *conv) padGroup(pad, src []float32, l directLayout) {
+// padGroups lays out the input channels of n consecutive groups (src, n*cg
+// h x w planes) in pad as directLayout describes, one group l.chans after
+// the other, zeros everywhere else.
+func (cv *conv) padGroups(pad, src []float32, n int, l directLayout) {
 	clear(pad)
 	sh, sw := cv.sh, cv.sw
-	for ic := 0; ic < cv.cg; ic++ {
+	for ic := 0; ic < n*cv.cg; ic++ {
 		base := ic * sh * sw * l.phase
-		for iy := 0; iy < cv.h; iy++ {
+		// Padded row r = iy + ph is row qy of phase ry.
+		ry, qy := cv.ph%sh, cv.ph/sh
+		for iy := 0; iy < cv.h; iy, ry = iy+1, ry+1 {
+			if ry == sh {
+				ry, qy = 0, qy+1
+			}
 			line := src[(ic*cv.h+iy)*cv.w:][:cv.w]
-			r := iy + cv.ph
-			row := base + r%sh*sw*l.phase + r/sh*l.wq
+			row := base + ry*sw*l.phase + qy*l.wq
 			switch sw {
 			case 1:
-				copy(pad[row+cv.pw:][:cv.w], line)
+				copyShort(pad[row+cv.pw:][:cv.w], line)
 				continue
 			case 2:
 				// Even columns to one phase, odd ones to the other.
 				pw := cv.pw
-				d0 := pad[row+pw&1*l.phase+pw>>1:][:(cv.w+1)/2]
-				d1 := pad[row+(pw+1)&1*l.phase+(pw+1)>>1:][:cv.w/2]
-				for j := range d1 {
-					p := line[2*j : 2*j+2 : 2*j+2]
-					d0[j], d1[j] = p[0], p[1]
-				}
-				if cv.w%2 == 1 {
-					d0[len(d0)-1] = line[cv.w-1]
-				}
+				vec.Deinterleave(pad[row+pw&1*l.phase+pw>>1:][:(cv.w+1)/2], pad[row+(pw+1)&1*l.phase+(pw+1)>>1:][:cv.w/2], line)
 				continue
 			}
 			// Columns ix with (ix + pw) % sw == rx go to phase rx, from

@@ -1464,6 +1464,99 @@ func avx2Taps(g *gen) {
 	g.p("RET")
 }
 
+// avx2Taps4: avx2Taps for four output channels that read the same input:
+// dst[c*ds + i] = bias[c] + sum over t of w[c*taps + t]*src[i + offs[t]]
+// for c < 4, i < n, n a positive multiple of 16. Each tap loads two input
+// vectors once for all four channels (eight accumulators), so the
+// unaligned loads a shifted tap makes are shared.
+func avx2Taps4(g *gen) {
+	name := "taps4AVX2"
+	g.raw(fmt.Sprintf("\n// func %s(dst *float32, ds int, src *float32, offs *int, w *float32, taps int, bias *float32, n int)\nTEXT ·%s(SB), NOSPLIT, $0-64\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ ds+8(FP), DX")
+	g.p("SHLQ $2, DX")
+	g.p("MOVQ src+16(FP), SI")
+	g.p("MOVQ offs+24(FP), R8")
+	g.p("MOVQ w+32(FP), R9")
+	g.p("MOVQ taps+40(FP), R10")
+	g.p("MOVQ R10, R14")
+	g.p("SHLQ $2, R14")
+	g.p("LEAQ (R14)(R14*2), R15")
+	g.p("MOVQ bias+48(FP), BX")
+	g.p("MOVQ n+56(FP), CX")
+	g.label("chunk")
+	g.p("CMPQ CX, $16")
+	g.p("JB   done")
+	for c := 0; c < 4; c++ {
+		g.p("VBROADCASTSS %d(BX), Y%d", 4*c, 2*c)
+		g.p("VMOVAPS Y%d, Y%d", 2*c, 2*c+1)
+	}
+	g.p("MOVQ R8, R11")
+	g.p("MOVQ R9, R12")
+	g.p("MOVQ R10, R13")
+	g.label("tap")
+	g.p("MOVQ (R11), AX")
+	g.p("LEAQ (SI)(AX*4), AX")
+	g.p("VMOVUPS (AX), Y8")
+	g.p("VMOVUPS 32(AX), Y9")
+	wrow := []string{"(R12)", "(R12)(R14*1)", "(R12)(R14*2)", "(R12)(R15*1)"}
+	for c := 0; c < 4; c++ {
+		g.p("VBROADCASTSS %s, Y%d", wrow[c], 10+c)
+	}
+	for c := 0; c < 4; c++ {
+		g.p("VFMADD231PS Y8, Y%d, Y%d", 10+c, 2*c)
+		g.p("VFMADD231PS Y9, Y%d, Y%d", 10+c, 2*c+1)
+	}
+	g.p("ADDQ $8, R11")
+	g.p("ADDQ $4, R12")
+	g.p("DECQ R13")
+	g.p("JNZ  tap")
+	g.p("MOVQ DI, AX")
+	for c := 0; c < 4; c++ {
+		g.p("VMOVUPS Y%d, (AX)", 2*c)
+		g.p("VMOVUPS Y%d, 32(AX)", 2*c+1)
+		if c < 3 {
+			g.p("ADDQ DX, AX")
+		}
+	}
+	g.p("ADDQ $64, SI")
+	g.p("ADDQ $64, DI")
+	g.p("SUBQ $16, CX")
+	g.p("JMP  chunk")
+	g.label("done")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
+// avx2Deinterleave: even[i] = src[2i], odd[i] = src[2i+1] for i < n, n a
+// positive multiple of 8: two loads, two in-lane shuffles, two quad
+// permutes and two stores per 16 values.
+func avx2Deinterleave(g *gen) {
+	name := "deinterleaveAVX2"
+	g.raw(fmt.Sprintf("\n// func %s(even, odd, src *float32, n int)\nTEXT ·%s(SB), NOSPLIT, $0-32\n", name, name))
+	g.p("MOVQ even+0(FP), DI")
+	g.p("MOVQ odd+8(FP), DX")
+	g.p("MOVQ src+16(FP), SI")
+	g.p("MOVQ n+24(FP), CX")
+	g.p("SHRQ $3, CX")
+	g.label("loop")
+	g.p("VMOVUPS (SI), Y0")
+	g.p("VMOVUPS 32(SI), Y1")
+	g.p("VSHUFPS $0x88, Y1, Y0, Y2")
+	g.p("VSHUFPS $0xdd, Y1, Y0, Y3")
+	g.p("VPERMPD $0xd8, Y2, Y2")
+	g.p("VPERMPD $0xd8, Y3, Y3")
+	g.p("VMOVUPS Y2, (DI)")
+	g.p("VMOVUPS Y3, (DX)")
+	g.p("ADDQ $64, SI")
+	g.p("ADDQ $32, DI")
+	g.p("ADDQ $32, DX")
+	g.p("DECQ CX")
+	g.p("JNZ  loop")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
 func avx2All(g *gen) {
 	for _, op := range []struct{ name, ins string }{{"add", "VADDPS"}, {"sub", "VSUBPS"}, {"mul", "VMULPS"}, {"div", "VDIVPS"}} {
 		avx2Binary(g, op.name+"VV256", op.ins, false, false)
@@ -1532,6 +1625,8 @@ func avx2All(g *gen) {
 	avx2Sum(g, true)
 	avx2Normalize(g)
 	avx2Taps(g)
+	avx2Taps4(g)
+	avx2Deinterleave(g)
 	avx2Data(g)
 }
 

@@ -445,3 +445,13 @@ func tapsGo(dst, src []float32, offs []int, w []float32, bias float32) {
 		dst[i] = s
 	}
 }
+
+func deinterleaveGo(even, odd, src []float32) {
+	for i := range odd {
+		p := src[2*i : 2*i+2 : 2*i+2]
+		even[i], odd[i] = p[0], p[1]
+	}
+	if len(even) > len(odd) {
+		even[len(odd)] = src[2*len(odd)]
+	}
+}

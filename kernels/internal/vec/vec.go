@@ -531,3 +531,80 @@ func Taps(dst, src []float32, offs []int, w []float32, bias float32) {
 	}
 	tapsGo(dst[m:n], src[m:], offs, w, bias)
 }
+
+// TapsChannels is Taps for several output channels over one input: for
+// each channel c < len(bias), dst[c*ds:][:n] gets bias[c] + Σ_t
+// w[c*len(offs)+t]*src[i+offs[t]]. Four channels at a time share each
+// tap's loads in the assembly (which covers n&^15 elements of them, the
+// taps added in order); every other element is computed as Taps computes
+// it.
+func TapsChannels(dst []float32, ds, n int, src []float32, offs []int, w, bias []float32) {
+	taps, nc := len(offs), len(bias)
+	if n < 0 || ds < n || nc > 0 && (nc-1)*ds+n > len(dst) || len(w) < nc*taps {
+		panic("vec: tap channels out of range")
+	}
+	for _, o := range offs {
+		if o < 0 || o+n > len(src) {
+			panic("vec: tap offset out of range")
+		}
+	}
+	c := 0
+	if m := n &^ 15; (useAsm || useAVX2) && m > 0 && taps > 0 {
+		for ; c+4 <= nc; c += 4 {
+			taps4AVX2(&dst[c*ds], ds, &src[0], &offs[0], &w[c*taps], taps, &bias[c], m)
+			for k := c; k < c+4; k++ {
+				Taps(dst[k*ds+m:k*ds+n], src[m:], offs, w[k*taps:(k+1)*taps], bias[k])
+			}
+		}
+	}
+	for ; c < nc; c++ {
+		Taps(dst[c*ds:c*ds+n], src, offs, w[c*taps:(c+1)*taps], bias[c])
+	}
+}
+
+// TapsPlanes is Taps over planes with weights of their own (a depthwise
+// convolution): for p < len(bias), dst[p*ds:][:n] gets bias[p] + Σ_t
+// w[p*ws+t]*src[p*ss+i+offs[t]], each plane exactly as Taps computes it.
+// The bounds are checked once for all planes.
+func TapsPlanes(dst []float32, ds, n int, src []float32, ss int, offs []int, w []float32, ws int, bias []float32) {
+	taps, np := len(offs), len(bias)
+	if np == 0 {
+		return
+	}
+	if n < 0 || ds < n || ss < 0 || ws < taps || (np-1)*ds+n > len(dst) || (np-1)*ws+taps > len(w) {
+		panic("vec: tap planes out of range")
+	}
+	for _, o := range offs {
+		if o < 0 || (np-1)*ss+o+n > len(src) {
+			panic("vec: tap offset out of range")
+		}
+	}
+	m := n &^ 7
+	if !(useAsm || useAVX2) || taps == 0 {
+		m = 0
+	}
+	for p := 0; p < np; p++ {
+		d, sp, wp := dst[p*ds:p*ds+n], src[p*ss:], w[p*ws:p*ws+taps]
+		if m > 0 {
+			tapsAVX2(&d[0], &sp[0], &offs[0], &wp[0], taps, bias[p], m)
+		}
+		tapsGo(d[m:], sp[m:], offs, wp, bias[p])
+	}
+}
+
+// Deinterleave splits src into its even and odd elements: even[i] =
+// src[2i] for i < (len(src)+1)/2, odd[i] = src[2i+1] for i < len(src)/2
+// (a stride-2 row split into the phases a convolution reads).
+func Deinterleave(even, odd, src []float32) {
+	ne, no := (len(src)+1)/2, len(src)/2
+	if len(even) < ne || len(odd) < no {
+		panic("vec: destination shorter than the operand")
+	}
+	m := no &^ 7
+	if (useAsm || useAVX2) && m > 0 {
+		deinterleaveAVX2(&even[0], &odd[0], &src[0], m)
+	} else {
+		m = 0
+	}
+	deinterleaveGo(even[m:ne], odd[m:no], src[2*m:])
+}

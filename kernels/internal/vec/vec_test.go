@@ -702,3 +702,101 @@ func testSum(t *testing.T) {
 		}
 	}
 }
+
+func TestDeinterleave(t *testing.T) { forEachISA(t, testDeinterleave) }
+
+func testDeinterleave(t *testing.T) {
+	for _, n := range lengths {
+		src := make([]float32, n)
+		for i := range src {
+			src[i] = float32(i)
+		}
+		ne, no := (n+1)/2, n/2
+		even, odd := make([]float32, ne+1), make([]float32, no+1)
+		even[ne], odd[no] = 42, 42
+		Deinterleave(even[:ne], odd[:no], src)
+		for i := 0; i < ne; i++ {
+			if even[i] != float32(2*i) {
+				t.Fatalf("n=%d even[%d] = %g", n, i, even[i])
+			}
+		}
+		for i := 0; i < no; i++ {
+			if odd[i] != float32(2*i+1) {
+				t.Fatalf("n=%d odd[%d] = %g", n, i, odd[i])
+			}
+		}
+		if even[ne] != 42 || odd[no] != 42 {
+			t.Fatalf("n=%d wrote past the end", n)
+		}
+	}
+}
+
+func TestTapsChannels(t *testing.T) { forEachISA(t, testTapsChannels) }
+
+func testTapsChannels(t *testing.T) {
+	r := rand.New(rand.NewSource(13))
+	for _, n := range lengths {
+		for _, nc := range []int{1, 3, 4, 5, 8, 9} {
+			taps := 1 + r.Intn(27)
+			src := randSlice(r, n+40, 1)
+			w, bias := randSlice(r, nc*taps, 1), randSlice(r, nc, 1)
+			offs := make([]int, taps)
+			for i := range offs {
+				offs[i] = r.Intn(41)
+			}
+			ds := n + 3
+			dst := make([]float32, nc*ds)
+			for i := range dst {
+				dst[i] = 42
+			}
+			TapsChannels(dst, ds, n, src, offs, w, bias)
+			for c := 0; c < nc; c++ {
+				for i := 0; i < ds; i++ {
+					got := dst[c*ds+i]
+					if i >= n {
+						if got != 42 {
+							t.Fatalf("n=%d nc=%d: wrote [%d][%d]", n, nc, c, i)
+						}
+						continue
+					}
+					want, mag := float64(bias[c]), math.Abs(float64(bias[c]))
+					for k, o := range offs {
+						want += float64(w[c*taps+k]) * float64(src[i+o])
+						mag += math.Abs(float64(w[c*taps+k]) * float64(src[i+o]))
+					}
+					if !closeTo(float64(got), want, 0, float64(taps+1)*ulp*mag) {
+						t.Fatalf("n=%d nc=%d taps=%d [%d][%d] = %g, want %g", n, nc, taps, c, i, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestTapsPlanes(t *testing.T) { forEachISA(t, testTapsPlanes) }
+
+// Each plane of TapsPlanes is bitwise what Taps gives it alone.
+func testTapsPlanes(t *testing.T) {
+	r := rand.New(rand.NewSource(14))
+	for _, n := range lengths {
+		np, taps := 1+r.Intn(5), 1+r.Intn(25)
+		ss, ws, ds := n+41, taps+2, n+5
+		src := randSlice(r, np*ss, 1)
+		w, bias := randSlice(r, np*ws, 1), randSlice(r, np, 1)
+		offs := make([]int, taps)
+		for i := range offs {
+			offs[i] = r.Intn(41)
+		}
+		dst := make([]float32, np*ds)
+		TapsPlanes(dst, ds, n, src, ss, offs, w, ws, bias)
+		for p := 0; p < np; p++ {
+			want := make([]float32, n)
+			Taps(want, src[p*ss:], offs, w[p*ws:p*ws+taps], bias[p])
+			for i := range want {
+				if !same(dst[p*ds+i], want[i]) {
+					t.Fatalf("n=%d plane %d [%d] = %g, Taps gives %g", n, p, i, dst[p*ds+i], want[i])
+				}
+			}
+		}
+	}
+}
