@@ -1017,6 +1017,7 @@ var avx2Const = []struct {
 	{"half", math.Float32bits(0.5)}, {"two", math.Float32bits(2)},
 	{"geluBeta", math.Float32bits(math.Sqrt2 * (2 / math.SqrtPi) * 0.5)}, {"geluKappa", math.Float32bits(0.044715)},
 	{"sqrtHalf", math.Float32bits(math.Sqrt2 / 2)}, {"erfP", math.Float32bits(erfP)},
+	{"negInf", 0xff800000},
 }
 
 // The tanh and erf coefficients join avx2Const as tn0-tn6, td0-td3 and
@@ -1147,70 +1148,251 @@ func avx2Exp(g *gen, x, t1, t2, t3, t4 string) {
 	g.p("VANDPS %s, %s, %s", t3, x, x)
 }
 
-// avx2ExpShiftSum: dst = exp(x - shift) and the sum, each term added in
-// float64 (as the portable loop adds them), in two 4-lane accumulators.
-func avx2ExpShiftSum(g *gen) {
-	name := "expShiftSumAVX2"
-	g.raw(fmt.Sprintf("\n// func %s(dst, x *float32, shift float32, n int) float64\nTEXT ·%s(SB), NOSPLIT, $0-40\n", name, name))
-	g.p("MOVQ dst+0(FP), DI")
-	g.p("MOVQ x+8(FP), SI")
-	g.p("VBROADCASTSS shift+16(FP), Y15")
-	g.p("MOVQ n+24(FP), CX")
-	g.p("SHRQ $3, CX")
+// The AVX2 reductions below (max, exp with its sum, softmax rows) take
+// any n >= 1: the last n%8 elements are read and written under a lane
+// mask (VMASKMOVPS, which touches nothing outside the enabled lanes),
+// built in Y13 from tailmask<> by avx2TailMask (which uses R14 and DX).
+func avx2TailMask(g *gen, n string) {
+	g.p("MOVQ %s, R14", n)
+	g.p("ANDQ $7, R14")
+	g.p("NEGQ R14")
+	g.p("LEAQ tailmask<>+32(SB), DX")
+	g.p("VMOVDQU (DX)(R14*4), Y13")
+}
+
+func avx2TailData(g *gen) {
+	g.raw("\n")
+	for l := 0; l < 16; l++ {
+		v := uint32(0xffffffff)
+		if l >= 8 {
+			v = 0
+		}
+		g.raw(fmt.Sprintf("DATA tailmask<>+%d(SB)/4, $0x%08x\n", 4*l, v))
+	}
+	g.raw("GLOBL tailmask<>(SB), RODATA|NOPTR, $64\n")
+}
+
+// avx2MaxBody sets X11 to the largest of the CX floats at AX (CX >= 1),
+// Y10 to the lanes' unordered flags (NaN seen), using Y0-Y1 and Y14.
+func avx2MaxBody(g *gen, pfx string) {
+	g.p("VBROADCASTSS %s, Y14", c2("negInf"))
+	g.p("VMOVAPS Y14, Y11")
+	g.p("VXORPS Y10, Y10, Y10")
+	g.p("MOVQ CX, DX")
+	g.p("SHRQ $3, DX")
+	g.p("JZ   %smtail", pfx)
+	g.label(pfx + "mloop")
+	g.p("VMOVUPS (AX), Y0")
+	g.p("VCMPPS $3, Y0, Y0, Y1")
+	g.p("VORPS Y1, Y10, Y10")
+	g.p("VMAXPS Y0, Y11, Y11")
+	g.p("ADDQ $32, AX")
+	g.p("DECQ DX")
+	g.p("JNZ  %smloop", pfx)
+	g.label(pfx + "mtail")
+	g.p("TESTQ $7, CX")
+	g.p("JZ   %smdone", pfx)
+	g.p("VMASKMOVPS (AX), Y13, Y0")
+	g.p("VBLENDVPS Y13, Y0, Y14, Y0")
+	g.p("VCMPPS $3, Y0, Y0, Y1")
+	g.p("VORPS Y1, Y10, Y10")
+	g.p("VMAXPS Y0, Y11, Y11")
+	g.label(pfx + "mdone")
+	g.p("VEXTRACTF128 $1, Y11, X0")
+	g.p("VMAXPS X0, X11, X11")
+	g.p("VPERMILPS $0x4e, X11, X0")
+	g.p("VMAXPS X0, X11, X11")
+	g.p("VPERMILPS $0xb1, X11, X0")
+	g.p("VMAXPS X0, X11, X11")
+}
+
+// avx2ExpSumBody sets the CX floats at DI to exp(x - Y15), x the CX floats
+// at AX (CX >= 1; AX may be DI), and X8 to their sum, each term added in
+// float64 in two 4-lane accumulators (the tail's disabled lanes add +0),
+// using Y0-Y9.
+func avx2ExpSumBody(g *gen, pfx string) {
 	g.p("VXORPD Y8, Y8, Y8")
 	g.p("VXORPD Y9, Y9, Y9")
-	g.label("loop")
-	g.p("VMOVUPS (SI), Y0")
+	g.p("MOVQ CX, DX")
+	g.p("SHRQ $3, DX")
+	g.p("JZ   %setail", pfx)
+	add := func() {
+		g.p("VCVTPS2PD X0, Y5")
+		g.p("VEXTRACTF128 $1, Y0, X6")
+		g.p("VCVTPS2PD X6, Y6")
+		g.p("VADDPD Y5, Y8, Y8")
+		g.p("VADDPD Y6, Y9, Y9")
+	}
+	g.label(pfx + "eloop")
+	g.p("VMOVUPS (AX), Y0")
 	g.p("VSUBPS Y15, Y0, Y0")
 	avx2Exp(g, "Y0", "Y1", "Y2", "Y3", "Y4")
 	g.p("VMOVUPS Y0, (DI)")
-	g.p("VCVTPS2PD X0, Y5")
-	g.p("VEXTRACTF128 $1, Y0, X6")
-	g.p("VCVTPS2PD X6, Y6")
-	g.p("VADDPD Y5, Y8, Y8")
-	g.p("VADDPD Y6, Y9, Y9")
-	g.p("ADDQ $32, SI")
+	add()
+	g.p("ADDQ $32, AX")
 	g.p("ADDQ $32, DI")
-	g.p("DECQ CX")
-	g.p("JNZ  loop")
+	g.p("DECQ DX")
+	g.p("JNZ  %seloop", pfx)
+	g.label(pfx + "etail")
+	g.p("TESTQ $7, CX")
+	g.p("JZ   %sedone", pfx)
+	g.p("VMASKMOVPS (AX), Y13, Y0")
+	g.p("VSUBPS Y15, Y0, Y0")
+	avx2Exp(g, "Y0", "Y1", "Y2", "Y3", "Y4")
+	g.p("VANDPS Y13, Y0, Y0")
+	g.p("VMASKMOVPS Y0, Y13, (DI)")
+	add()
+	g.label(pfx + "edone")
 	g.p("VADDPD Y9, Y8, Y8")
 	g.p("VEXTRACTF128 $1, Y8, X1")
 	g.p("VADDPD X1, X8, X8")
 	g.p("VPERMILPD $1, X8, X1")
 	g.p("VADDSD X1, X8, X8")
+}
+
+// avx2ExpShiftSum: dst = exp(x - shift) and the sum (avx2ExpSumBody).
+func avx2ExpShiftSum(g *gen) {
+	name := "expShiftSumAVX2"
+	g.raw(fmt.Sprintf("\n// func %s(dst, x *float32, shift float32, n int) float64\nTEXT ·%s(SB), NOSPLIT, $0-40\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ x+8(FP), AX")
+	g.p("VBROADCASTSS shift+16(FP), Y15")
+	g.p("MOVQ n+24(FP), CX")
+	avx2TailMask(g, "CX")
+	avx2ExpSumBody(g, "")
 	g.p("VMOVSD X8, ret+32(FP)")
 	g.p("VZEROUPPER")
 	g.p("RET")
 }
 
-// avx2Max returns the largest element, NaN if any is NaN.
+// avx2Max returns the largest element, NaN if any is NaN (avx2MaxBody).
 func avx2Max(g *gen) {
 	name := "maxAVX2"
 	g.raw(fmt.Sprintf("\n// func %s(x *float32, n int) float32\nTEXT ·%s(SB), NOSPLIT, $0-20\n", name, name))
-	g.p("MOVQ x+0(FP), SI")
+	g.p("MOVQ x+0(FP), AX")
 	g.p("MOVQ n+8(FP), CX")
-	g.p("SHRQ $3, CX")
-	g.p("VMOVUPS (SI), Y1")
-	g.p("VXORPS Y2, Y2, Y2")
-	g.label("loop")
-	g.p("VMOVUPS (SI), Y0")
-	g.p("VCMPPS $3, Y0, Y0, Y3")
-	g.p("VORPS Y3, Y2, Y2")
-	g.p("VMAXPS Y0, Y1, Y1")
-	g.p("ADDQ $32, SI")
-	g.p("DECQ CX")
-	g.p("JNZ  loop")
-	g.p("VEXTRACTF128 $1, Y1, X0")
-	g.p("VMAXPS X0, X1, X1")
-	g.p("VPERMILPS $0x4e, X1, X0")
-	g.p("VMAXPS X0, X1, X1")
-	g.p("VPERMILPS $0xb1, X1, X0")
-	g.p("VMAXPS X0, X1, X1")
-	g.p("VMOVSS X1, ret+16(FP)")
-	g.p("VMOVMSKPS Y2, AX")
+	avx2TailMask(g, "CX")
+	avx2MaxBody(g, "")
+	g.p("VMOVSS X11, ret+16(FP)")
+	g.p("VMOVMSKPS Y10, AX")
 	g.p("TESTL AX, AX")
 	g.p("JZ   done")
 	g.p("MOVL $0x7fc00000, ret+16(FP)")
+	g.label("done")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
+// avx2SoftmaxRows is softmaxRows in 8 lanes: per row the max (as maxAVX2,
+// a NaN max as NaN), exp(v - max) and its sum as expShiftSumAVX2, then a
+// multiply by float32(1/sum): exactly Max, ExpShiftSum and MulScalar on
+// AVX2, one row after the other. masked first writes x*scale + mask into
+// the row (multiply and add rounded apart).
+func avx2SoftmaxRows(g *gen, masked bool) {
+	name, frame := "softmaxRowsAVX2", "$0-48"
+	args := "dst, x *float32, n, rows, ds, xs int"
+	if masked {
+		name, frame = "scaledMaskedSoftmaxRowsAVX2", "$0-72"
+		args = "dst, x, mask *float32, scale float32, n, rows, ds, xs, ms int"
+	}
+	g.raw(fmt.Sprintf("\n// func %s(%s)\nTEXT ·%s(SB), NOSPLIT, %s\n", name, args, name, frame))
+	g.p("MOVQ dst+0(FP), R8")
+	g.p("MOVQ x+8(FP), SI")
+	if masked {
+		g.p("MOVQ mask+16(FP), R9")
+		g.p("VBROADCASTSS scale+24(FP), Y12")
+		g.p("MOVQ n+32(FP), BX")
+		g.p("MOVQ rows+40(FP), R10")
+		g.p("MOVQ ds+48(FP), R11")
+		g.p("MOVQ xs+56(FP), R12")
+		g.p("MOVQ ms+64(FP), R13")
+		g.p("SHLQ $2, R13")
+	} else {
+		g.p("MOVQ n+16(FP), BX")
+		g.p("MOVQ rows+24(FP), R10")
+		g.p("MOVQ ds+32(FP), R11")
+		g.p("MOVQ xs+40(FP), R12")
+	}
+	g.p("SHLQ $2, R11")
+	g.p("SHLQ $2, R12")
+	avx2TailMask(g, "BX")
+	g.label("row")
+	g.p("TESTQ R10, R10")
+	g.p("JZ   done")
+	src := "SI"
+	if masked {
+		// The row x*scale + mask into dst, which the rest then reads.
+		g.p("MOVQ SI, AX")
+		g.p("MOVQ R9, DX")
+		g.p("MOVQ R8, DI")
+		g.p("MOVQ BX, CX")
+		g.p("SHRQ $3, CX")
+		g.p("JZ   mtail")
+		g.label("mrow")
+		g.p("VMULPS (AX), Y12, Y0")
+		g.p("VADDPS (DX), Y0, Y0")
+		g.p("VMOVUPS Y0, (DI)")
+		for _, r := range []string{"AX", "DX", "DI"} {
+			g.p("ADDQ $32, %s", r)
+		}
+		g.p("DECQ CX")
+		g.p("JNZ  mrow")
+		g.label("mtail")
+		g.p("TESTQ $7, BX")
+		g.p("JZ   mdone")
+		g.p("VMASKMOVPS (AX), Y13, Y0")
+		g.p("VMULPS Y0, Y12, Y0")
+		g.p("VMASKMOVPS (DX), Y13, Y1")
+		g.p("VADDPS Y1, Y0, Y0")
+		g.p("VMASKMOVPS Y0, Y13, (DI)")
+		g.label("mdone")
+		src = "R8"
+	}
+	g.p("MOVQ %s, AX", src)
+	g.p("MOVQ BX, CX")
+	avx2MaxBody(g, "s")
+	// A NaN anywhere makes the shift NaN, as Max returns it.
+	g.p("VMOVMSKPS Y10, AX")
+	g.p("TESTL AX, AX")
+	g.p("JZ   shift")
+	g.p("MOVL $0x7fc00000, AX")
+	g.p("VMOVD AX, X11")
+	g.label("shift")
+	g.p("VBROADCASTSS X11, Y15")
+	g.p("MOVQ %s, AX", src)
+	g.p("MOVQ R8, DI")
+	g.p("MOVQ BX, CX")
+	avx2ExpSumBody(g, "s")
+	// float32(1/sum)
+	g.p("MOVQ $1, AX")
+	g.p("VCVTSI2SDQ AX, X1, X1")
+	g.p("VDIVSD X8, X1, X1")
+	g.p("VCVTSD2SS X1, X1, X1")
+	g.p("VBROADCASTSS X1, Y1")
+	g.p("MOVQ R8, DI")
+	g.p("MOVQ BX, CX")
+	g.p("SHRQ $3, CX")
+	g.p("JZ   ptail")
+	g.label("prow")
+	g.p("VMULPS (DI), Y1, Y0")
+	g.p("VMOVUPS Y0, (DI)")
+	g.p("ADDQ $32, DI")
+	g.p("DECQ CX")
+	g.p("JNZ  prow")
+	g.label("ptail")
+	g.p("TESTQ $7, BX")
+	g.p("JZ   next")
+	g.p("VMASKMOVPS (DI), Y13, Y0")
+	g.p("VMULPS Y0, Y1, Y0")
+	g.p("VMASKMOVPS Y0, Y13, (DI)")
+	g.label("next")
+	g.p("ADDQ R11, R8")
+	g.p("ADDQ R12, SI")
+	if masked {
+		g.p("ADDQ R13, R9")
+	}
+	g.p("DECQ R10")
+	g.p("JMP  row")
 	g.label("done")
 	g.p("VZEROUPPER")
 	g.p("RET")
@@ -1567,6 +1749,8 @@ func avx2All(g *gen) {
 	avx2Binary(g, "maxSV256", "VMAXPS", true, true)
 	avx2Max(g)
 	avx2ExpShiftSum(g)
+	avx2SoftmaxRows(g, false)
+	avx2SoftmaxRows(g, true)
 	avx2Axpy(g)
 	avx2Unary(g, "clampAVX2", "dst, x *float32, lo, hi float32, n int", "$0-32", func(g *gen) {
 		g.p("VBROADCASTSS lo+16(FP), Y14")
@@ -1628,6 +1812,7 @@ func avx2All(g *gen) {
 	avx2Taps4(g)
 	avx2Deinterleave(g)
 	avx2Data(g)
+	avx2TailData(g)
 }
 
 func main() {

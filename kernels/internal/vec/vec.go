@@ -190,12 +190,8 @@ func Max(x []float32) float32 {
 	switch m := len(x) &^ 7; {
 	case useAsm && len(x) >= minAsm:
 		return maxAVX512(&x[0], len(x))
-	case useAVX2 && m > 0:
-		v, t := maxAVX2(&x[0], m), maxGo(x[m:])
-		if v != v || t != t {
-			return v + t
-		}
-		return max(v, t)
+	case useAVX2 && len(x) > 0 && m >= 0:
+		return maxAVX2(&x[0], len(x))
 	}
 	return maxGo(x)
 }
@@ -209,8 +205,8 @@ func ExpShiftSum(dst, x []float32, shift float32) float64 {
 	switch m := n &^ 7; {
 	case useAsm && n >= minAsm:
 		return expShiftSumAVX512(&dst[0], &x[0], shift, n)
-	case useAVX2 && m > 0:
-		return expShiftSumAVX2(&dst[0], &x[0], shift, m) + expShiftSumGo(dst[m:n], x[m:], shift)
+	case useAVX2 && n > 0 && m >= 0:
+		return expShiftSumAVX2(&dst[0], &x[0], shift, n)
 	}
 	return expShiftSumGo(dst[:n], x, shift)
 }
@@ -452,8 +448,12 @@ func SoftmaxRows(dst, x []float32, n, rows, ds, xs int) {
 	if n == 0 || rows == 0 {
 		return
 	}
-	if useAsm && n >= minAsm {
+	switch {
+	case useAsm && n >= minAsm:
 		softmaxRowsAVX512(&dst[0], &x[0], n, rows, ds, xs)
+		return
+	case useAVX2:
+		softmaxRowsAVX2(&dst[0], &x[0], n, rows, ds, xs)
 		return
 	}
 	for r := 0; r < rows; r++ {
@@ -471,8 +471,12 @@ func ScaledMaskedSoftmaxRows(dst, x, mask []float32, scale float32, n, rows, ds,
 	if n == 0 || rows == 0 {
 		return
 	}
-	if useAsm && n >= minAsm {
+	switch {
+	case useAsm && n >= minAsm:
 		scaledMaskedSoftmaxRowsAVX512(&dst[0], &x[0], &mask[0], scale, n, rows, ds, xs, ms)
+		return
+	case useAVX2:
+		scaledMaskedSoftmaxRowsAVX2(&dst[0], &x[0], &mask[0], scale, n, rows, ds, xs, ms)
 		return
 	}
 	for r := 0; r < rows; r++ {

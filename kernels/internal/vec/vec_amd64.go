@@ -186,3 +186,9 @@ func deinterleaveAVX2(even, odd, src *float32, n int)
 
 //go:noescape
 func taps4AVX2(dst *float32, ds int, src *float32, offs *int, w *float32, taps int, bias *float32, n int)
+
+//go:noescape
+func softmaxRowsAVX2(dst, x *float32, n, rows, ds, xs int)
+
+//go:noescape
+func scaledMaskedSoftmaxRowsAVX2(dst, x, mask *float32, scale float32, n, rows, ds, xs, ms int)

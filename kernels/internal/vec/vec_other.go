@@ -87,3 +87,9 @@ func deinterleaveAVX2(even, odd, src *float32, n int) { panic("vec: no assembly"
 func taps4AVX2(dst *float32, ds int, src *float32, offs *int, w *float32, taps int, bias *float32, n int) {
 	panic("vec: no assembly")
 }
+
+func softmaxRowsAVX2(dst, x *float32, n, rows, ds, xs int) { panic("vec: no assembly") }
+
+func scaledMaskedSoftmaxRowsAVX2(dst, x, mask *float32, scale float32, n, rows, ds, xs, ms int) {
+	panic("vec: no assembly")
+}
