@@ -37,56 +37,112 @@ func pairArg(args []value.Value, i int, name string, nd, def int) ([2]int, error
 }
 
 // convolutionKernel handles 1-D and 2-D (non-transposed) convolution with
-// stride, padding, dilation, groups and bias, as im2col plus gemm per
-// (sample, group). 1-D runs as 2-D with height 1.
+// stride, padding, dilation, groups and bias, directly or as im2col plus
+// gemm per (sample, group). 1-D runs as 2-D with height 1.
 func convolutionKernel(ctx *Context, args, out []value.Value) error {
+	return convolution(ctx, args, out, nil)
+}
+
+// ConvolutionAct is aten.convolution.default followed by the activation
+// act (aten.relu.default, aten.hardswish.default or
+// aten.hardsigmoid.default) as one kernel, which an executor runs in
+// place of the two when the convolution's result has no other use: a
+// float32 output plane is activated as soon as it is computed, while it
+// is in cache, by the loop the activation's own kernel runs, so the
+// result is the two ops' own. ok is false for any other act.
+func ConvolutionAct(act string) (k Kernel, ok bool) {
+	var f func(dst, x []float32)
+	switch act {
+	case "aten.relu.default":
+		f = vec.Relu
+	case "aten.hardswish.default":
+		f = vec.Hardswish
+	case "aten.hardsigmoid.default":
+		f = vec.Hardsigmoid
+	default:
+		return nil, false
+	}
+	a, ok := Lookup(act)
+	if !ok {
+		return nil, false
+	}
+	return func(ctx *Context, args, out []value.Value) error {
+		return convolution(ctx, args, out, &convAct{f: f, kernel: a})
+	}, true
+}
+
+// convAct is an activation fused into a convolution: f on float32 planes,
+// kernel (the activation's registered kernel) on results of other dtypes.
+type convAct struct {
+	f      func(dst, x []float32)
+	kernel Kernel
+}
+
+func convolution(ctx *Context, args, out []value.Value, act *convAct) error {
+	fused, err := convolutionInto(ctx, args, out, act)
+	if err != nil || act == nil || fused {
+		return err
+	}
+	// A result of another dtype: the activation's own kernel on it.
+	res := []value.Value{{}}
+	if err := act.kernel(ctx, out[:1], res); err != nil {
+		return err
+	}
+	ctx.Release(out[0])
+	out[0] = res[0]
+	return nil
+}
+
+// convolutionInto computes the convolution into out[0]; with act, it
+// reports whether the float32 planes were activated as they were written.
+func convolutionInto(ctx *Context, args, out []value.Value, act *convAct) (bool, error) {
 	defer ctx.releaseTemps()
 	x, err := argTensor(args, 0, "input")
 	if err != nil {
-		return err
+		return false, err
 	}
 	w, err := argTensor(args, 1, "weight")
 	if err != nil {
-		return err
+		return false, err
 	}
 	bias, err := argOptTensor(args, 2, "bias")
 	if err != nil {
-		return err
+		return false, err
 	}
 	transposed, err := argBool(args, 6, "transposed")
 	if err != nil {
-		return err
+		return false, err
 	}
 	if transposed {
-		return errorf("transposed convolution is not supported")
+		return false, errorf("transposed convolution is not supported")
 	}
 	groups, err := argInt(args, 8, "groups")
 	if err != nil {
-		return err
+		return false, err
 	}
 	nd := x.Dim() - 2
 	if nd != 1 && nd != 2 || w.Dim() != x.Dim() {
-		return errorf("expected a 3-D or 4-D input with a weight of the same rank, got input %s and weight %s", x.Type(), w.Type())
+		return false, errorf("expected a 3-D or 4-D input with a weight of the same rank, got input %s and weight %s", x.Type(), w.Type())
 	}
 	stride, err := pairArg(args, 3, "stride", nd, 1)
 	if err != nil {
-		return err
+		return false, err
 	}
 	padding, err := pairArg(args, 4, "padding", nd, 0)
 	if err != nil {
-		return err
+		return false, err
 	}
 	dilation, err := pairArg(args, 5, "dilation", nd, 1)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if x.DType() != w.DType() || !x.DType().IsFloat() {
-		return errorf("input %s and weight %s must have the same float dtype", x.Type(), w.Type())
+		return false, errorf("input %s and weight %s must have the same float dtype", x.Type(), w.Type())
 	}
 	n, c := x.Size(0), x.Size(1)
 	o := w.Size(0)
 	if groups <= 0 || c%groups != 0 || o%groups != 0 || w.Size(1)*groups != c {
-		return errorf("weight %s with groups=%d does not fit input %s (expected %d input channels)", w.Type(), groups, x.Type(), w.Size(1)*max(groups, 1))
+		return false, errorf("weight %s with groups=%d does not fit input %s (expected %d input channels)", w.Type(), groups, x.Type(), w.Size(1)*max(groups, 1))
 	}
 	// Geometry as 2-D.
 	h, wd, kh, kw := 1, x.Size(-1), 1, w.Size(-1)
@@ -97,19 +153,19 @@ func convolutionKernel(ctx *Context, args, out []value.Value) error {
 	}
 	for _, v := range []int{sh, sw, dh, dw} {
 		if v <= 0 {
-			return errorf("stride and dilation must be positive: stride %v, dilation %v", stride, dilation)
+			return false, errorf("stride and dilation must be positive: stride %v, dilation %v", stride, dilation)
 		}
 	}
 	if ph < 0 || pw < 0 {
-		return errorf("negative padding %v is not supported", padding)
+		return false, errorf("negative padding %v is not supported", padding)
 	}
 	oh := (h+2*ph-dh*(kh-1)-1)/sh + 1
 	ow := (wd+2*pw-dw*(kw-1)-1)/sw + 1
 	if oh <= 0 || ow <= 0 {
-		return errorf("input %s is too small for kernel %s (output would be %dx%d)", x.Type(), w.Type(), oh, ow)
+		return false, errorf("input %s is too small for kernel %s (output would be %dx%d)", x.Type(), w.Type(), oh, ow)
 	}
 	if bias != nil && (bias.Dim() != 1 || bias.Size(0) != o) {
-		return errorf("bias %s must have %d elements", bias.Type(), o)
+		return false, errorf("bias %s must have %d elements", bias.Type(), o)
 	}
 	var sb [4]int
 	shape := append(sb[:0], n, o)
@@ -119,45 +175,48 @@ func convolutionKernel(ctx *Context, args, out []value.Value) error {
 	shape = append(shape, ow)
 	res, err := ctx.empty(x.DType(), shape)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if x.DType() == tensor.Float64 {
-		return convolution64(ctx, x, w, bias, res, conv2D{n, c, h, wd, o, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, groups}, out)
+		return false, convolution64(ctx, x, w, bias, res, conv2D{n, c, h, wd, o, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, groups}, out)
 	}
 	in, err := floatRows(ctx, x)
 	if err != nil {
-		return err
+		return false, err
 	}
 	wt, err := floatRows(ctx, w)
 	if err != nil {
-		return err
+		return false, err
 	}
 	var bv []float32
 	if bias != nil {
 		if bv, err = floatRows(ctx, bias); err != nil {
-			return err
+			return false, err
 		}
 	}
 	dstT := res
 	if res.DType() != tensor.Float32 {
 		if dstT, err = ctx.temp(tensor.Float32, shape); err != nil {
-			return err
+			return false, err
 		}
 	}
 	dst := tensor.Contig[float32](dstT)
 	cv := &conv{n: n, c: c, h: h, w: wd, o: o, groups: groups, cg: c / groups, og: o / groups,
 		kh: kh, kw: kw, sh: sh, sw: sw, ph: ph, pw: pw, dh: dh, dw: dw, oh: oh, ow: ow,
 		in: in, wt: wt, bias: bv, dst: dst}
+	if act != nil && dstT == res {
+		cv.act = act.f
+	}
 	if err := cv.run(ctx); err != nil {
-		return err
+		return false, err
 	}
 	if dstT != res {
 		if err := tensor.Copy(res, dstT); err != nil {
-			return err
+			return false, err
 		}
 	}
 	out[0] = value.FromTensor(res)
-	return nil
+	return cv.act != nil, nil
 }
 
 // conv is one float32 convolution: NCHW input, OIHW weight, 2-D geometry.
@@ -166,6 +225,8 @@ type conv struct {
 	kh, kw, sh, sw, ph, pw, dh, dw int
 	oh, ow                         int
 	in, wt, bias, dst              []float32
+	// act, when set, activates each output plane in place once written.
+	act func(dst, x []float32)
 }
 
 // The direct kernel computes a convolution with at most directMaxOG
@@ -250,10 +311,15 @@ func (cv *conv) gemmSamples(lo, hi int, col []float32, threads int) {
 			}
 			outG := cv.dst[(b*cv.o+g*cv.og)*plane : (b*cv.o+(g+1)*cv.og)*plane]
 			gemm.SgemmThreads(threads, false, false, cv.og, plane, kk, 1, cv.wt[g*cv.og*kk:(g+1)*cv.og*kk], kk, a, plane, 0, outG, plane)
-			if cv.bias != nil {
+			if cv.bias != nil || cv.act != nil {
 				for oc := 0; oc < cv.og; oc++ {
 					row := outG[oc*plane : (oc+1)*plane]
-					vec.AddScalar(row, row, cv.bias[g*cv.og+oc])
+					if cv.bias != nil {
+						vec.AddScalar(row, row, cv.bias[g*cv.og+oc])
+					}
+					if cv.act != nil {
+						cv.act(row, row)
+					}
 				}
 			}
 		}
@@ -366,6 +432,9 @@ func (cv *conv) directGroups(lo, hi int, buf []float32, offs []int, l directLayo
 			wk := wide[k*l.wide:]
 			for y := 0; y < cv.oh; y++ {
 				copyShort(out[y*cv.ow:(y+1)*cv.ow], wk[y*l.wq:])
+			}
+			if cv.act != nil {
+				cv.act(out, out)
 			}
 		}
 		it += n
