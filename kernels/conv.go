@@ -311,16 +311,13 @@ func (cv *conv) gemmSamples(lo, hi int, col []float32, threads int) {
 			}
 			outG := cv.dst[(b*cv.o+g*cv.og)*plane : (b*cv.o+(g+1)*cv.og)*plane]
 			gemm.SgemmThreads(threads, false, false, cv.og, plane, kk, 1, cv.wt[g*cv.og*kk:(g+1)*cv.og*kk], kk, a, plane, 0, outG, plane)
-			if cv.bias != nil || cv.act != nil {
+			if cv.bias != nil {
 				for oc := 0; oc < cv.og; oc++ {
-					row := outG[oc*plane : (oc+1)*plane]
-					if cv.bias != nil {
-						vec.AddScalar(row, row, cv.bias[g*cv.og+oc])
-					}
-					if cv.act != nil {
-						cv.act(row, row)
-					}
+					addBias(outG[oc*plane:(oc+1)*plane], cv.bias[g*cv.og+oc])
 				}
+			}
+			if cv.act != nil {
+				cv.act(outG, outG)
 			}
 		}
 	}
@@ -362,6 +359,18 @@ func (l directLayout) directBlock(groups int) int { return max(1, min(groups, 16
 func (l directLayout) bufLen(groups, og int) int {
 	gb := l.directBlock(groups)
 	return gb*l.chans + l.wide + gb*og*l.wide + gb*og
+}
+
+// addBias adds b to every element of a plane: vec.AddScalar, or a loop
+// for the small planes where its call costs more than the adds.
+func addBias(row []float32, b float32) {
+	if len(row) >= 32 {
+		vec.AddScalar(row, row, b)
+		return
+	}
+	for i := range row {
+		row[i] += b
+	}
 }
 
 // copyShort is copy for the rows of small planes, where a memmove call
