@@ -37,7 +37,7 @@ type kernel[T float] struct {
 	// block stream past it. Otherwise an A micro-panel stays in L1 while
 	// the B block (kc x nc, sized for L2) streams past it.
 	bPanelInL1 bool
-	tile    tileFunc[T]
+	tile       tileFunc[T]
 	// dot, when set, multiplies A by a transposed, unpacked B with few rows
 	// of A (at most 4, or dotMaxM for long rows) as dot products along both
 	// contiguous rows, which reads B once and never packs it.
