@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"math"
+	"sync"
 
 	"github.com/seam-rt/seam/kernels/gemm"
 	"github.com/seam-rt/seam/kernels/internal/par"
@@ -261,7 +262,11 @@ func (cv *conv) run(ctx *Context) error {
 		if k := par.Chunks(ctx.Threads, items, macs*float64(cv.og)); k > 1 {
 			// A copy, so that only this branch moves it to the heap.
 			c := *cv
-			par.For(k, items, 1, func(lo, hi int) { c.directGroups(lo, hi, make([]float32, lay.bufLen(c.groups, c.og)), offs, lay) })
+			par.For(k, items, 1, func(lo, hi int) {
+				buf := getF32(lay.bufLen(c.groups, c.og))
+				c.directGroups(lo, hi, *buf, offs, lay)
+				f32Pool.Put(buf)
+			})
 		} else {
 			cv.directGroups(0, items, ctx.scratchF32(lay.bufLen(cv.groups, cv.og)), offs, lay)
 		}
@@ -373,15 +378,37 @@ func addBias(row []float32, b float32) {
 	}
 }
 
+// f32Pool holds the scratch of the goroutines a kernel starts (the
+// caller's own goroutine uses its Context's).
+var f32Pool sync.Pool
+
+// getF32 returns a pooled buffer of at least n float32s, sliced to n.
+func getF32(n int) *[]float32 {
+	b, _ := f32Pool.Get().(*[]float32)
+	if b == nil {
+		b = new([]float32)
+	}
+	if cap(*b) < n {
+		*b = make([]float32, n)
+	}
+	*b = (*b)[:n]
+	return b
+}
+
 // copyShort is copy for the rows of small planes, where a memmove call
-// costs more than the copy.
+// costs more than the copy: eight values at a time as one array move.
 func copyShort(dst, src []float32) {
-	if len(dst) > 16 {
+	n := len(dst)
+	if n > 64 {
 		copy(dst, src)
 		return
 	}
-	src = src[:len(dst)]
-	for i := range dst {
+	src = src[:n]
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		*(*[8]float32)(dst[i:]) = *(*[8]float32)(src[i:])
+	}
+	for ; i < n; i++ {
 		dst[i] = src[i]
 	}
 }
