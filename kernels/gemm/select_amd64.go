@@ -37,7 +37,9 @@ func asmKernels32() []*kernel[float32] {
 	if hasAVX2() {
 		ks = append(ks, &kernel[float32]{
 			name: "avx2", mr: 6, nr: 16, kc: avx2KC, mc: avx2MC, nc: avx2NC,
-			directA: 2, bPanelInL1: true, tile: sTileAVX2,
+			// A read in place up to 16 B panels: measured faster than
+			// packing it for the transformer shapes (n = 64-256).
+			directA: 16, bPanelInL1: true, tile: sTileAVX2,
 		})
 	}
 	return ks
