@@ -254,6 +254,11 @@ func (cv *conv) direct() bool {
 func (cv *conv) run(ctx *Context) error {
 	planes := cv.oh * cv.ow
 	macs := float64(planes * cv.cg * cv.kh * cv.kw)
+	one := cv.kh == 1 && cv.kw == 1 && cv.sh == 1 && cv.sw == 1 && cv.ph == 0 && cv.pw == 0
+	if one && planes == 1 && cv.groups == 1 {
+		cv.pointwise1x1(ctx.Threads)
+		return nil
+	}
 	if cv.direct() {
 		// One item is one (sample, group).
 		items := cv.n * cv.groups
@@ -272,7 +277,6 @@ func (cv *conv) run(ctx *Context) error {
 		}
 		return nil
 	}
-	one := cv.kh == 1 && cv.kw == 1 && cv.sh == 1 && cv.sw == 1 && cv.ph == 0 && cv.pw == 0
 	kk := cv.cg * cv.kh * cv.kw
 	k := par.Chunks(ctx.Threads, cv.n, macs*float64(cv.o))
 	var col []float32
@@ -298,6 +302,22 @@ func (cv *conv) run(ctx *Context) error {
 	}
 	cv.gemmSamples(0, cv.n, col, ctx.Threads)
 	return nil
+}
+
+// pointwise1x1 computes a 1x1 convolution of 1x1 planes (squeeze-excite's
+// gates) as the Linear layer it is: out[n, o] = x[n, c] * w[o, c]^T for
+// all samples in one product, then the bias and the activation, instead
+// of a product of one column per sample.
+func (cv *conv) pointwise1x1(threads int) {
+	gemm.SgemmThreads(threads, false, true, cv.n, cv.o, cv.c, 1, cv.in, cv.c, cv.wt, cv.c, 0, cv.dst, cv.o)
+	if cv.bias != nil {
+		for b := 0; b < cv.n; b++ {
+			vec.Add(cv.dst[b*cv.o:(b+1)*cv.o], cv.dst[b*cv.o:(b+1)*cv.o], cv.bias)
+		}
+	}
+	if cv.act != nil {
+		cv.act(cv.dst, cv.dst)
+	}
 }
 
 // gemmSamples computes samples [lo, hi) as im2col (into col, unless the

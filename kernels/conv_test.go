@@ -190,7 +190,9 @@ func TestConvolutionMatchesDefinition(t *testing.T) {
 	four.Threads = 4
 	// Large enough to be split: depthwise over planes, im2col over samples,
 	// and one sample inside the GEMM.
-	big := [][7]int{{8, 32, 32, 1, 32, 3, 2}, {4, 16, 32, 16, 32, 3, 1}, {1, 32, 64, 32, 40, 3, 1}, {3, 24, 48, 24, 20, 5, 2}}
+	// The last: 1x1 over 1x1 planes (squeeze-excite), one product for the batch.
+	big := [][7]int{{8, 32, 32, 1, 32, 3, 2}, {4, 16, 32, 16, 32, 3, 1}, {1, 32, 64, 32, 40, 3, 1}, {3, 24, 48, 24, 20, 5, 2},
+		{3, 56, 216, 56, 1, 1, 1}}
 	for trial := 0; trial < 300+len(big); trial++ {
 		n, groups := 1+r.Intn(3), 1+r.Intn(4)
 		cg, og := 1+r.Intn(3), []int{1, 1, 2, 3, 5, 8}[r.Intn(6)]
@@ -251,7 +253,7 @@ func TestConvolutionActMatchesTwoOps(t *testing.T) {
 		}
 		actK, _ := Lookup(act)
 		for _, c := range []struct{ n, c, h, o, k, s, g int }{
-			{2, 8, 12, 8, 3, 1, 8}, {2, 3, 16, 16, 3, 2, 1}, {3, 32, 9, 48, 1, 1, 1}, {1, 16, 20, 32, 3, 1, 1},
+			{2, 8, 12, 8, 3, 1, 8}, {2, 3, 16, 16, 3, 2, 1}, {3, 32, 9, 48, 1, 1, 1}, {1, 16, 20, 32, 3, 1, 1}, {3, 56, 1, 216, 1, 1, 1},
 		} {
 			for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
 				for _, threads := range []int{1, 4} {
