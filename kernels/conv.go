@@ -231,10 +231,10 @@ type conv struct {
 }
 
 // The direct kernel computes a convolution with at most directMaxOG
-// output channels per group, at most directMaxTaps taps per output (few
-// input channels), or a kernel wider than 1x1 over at most directMaxPlane
-// outputs (where im2col's copies cost more than the product): past all
-// three, im2col and a GEMM of that many rows and that long a k wins.
+// output channels per group, or one wider than 1x1 (which im2col would
+// copy kh*kw times) with at most directMaxTaps taps per output (few input
+// channels) or at most directMaxPlane outputs: past these, im2col (none for
+// 1x1) and a GEMM of that many rows and that long a k wins.
 const (
 	directMaxOG    = 4
 	directMaxTaps  = 32
@@ -244,7 +244,7 @@ const (
 // direct reports whether the direct kernel computes cv.
 func (cv *conv) direct() bool {
 	wide := cv.kh*cv.kw > 1 || cv.sh*cv.sw > 1 || cv.ph+cv.pw > 0
-	return cv.og <= directMaxOG || cv.cg*cv.kh*cv.kw <= directMaxTaps || wide && cv.oh*cv.ow <= directMaxPlane
+	return cv.og <= directMaxOG || wide && (cv.cg*cv.kh*cv.kw <= directMaxTaps || cv.oh*cv.ow <= directMaxPlane)
 }
 
 // run computes every output plane: directly (depthwise and small-group
