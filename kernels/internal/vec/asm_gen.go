@@ -1710,9 +1710,10 @@ func avx2Taps4(g *gen) {
 	g.p("RET")
 }
 
-// avx2Deinterleave: even[i] = src[2i], odd[i] = src[2i+1] for i < n, n a
-// positive multiple of 8: two loads, two in-lane shuffles, two quad
-// permutes and two stores per 16 values.
+// avx2Deinterleave: even[i] = src[2i], odd[i] = src[2i+1] for i < n, n >= 1:
+// two loads, two in-lane shuffles, two quad permutes and two stores per 16
+// values, the last n%8 pairs under lane masks (short rows are the common
+// case: a stride-2 convolution's rows of 6 to 48 values).
 func avx2Deinterleave(g *gen) {
 	name := "deinterleaveAVX2"
 	g.raw(fmt.Sprintf("\n// func %s(even, odd, src *float32, n int)\nTEXT ·%s(SB), NOSPLIT, $0-32\n", name, name))
@@ -1720,21 +1721,55 @@ func avx2Deinterleave(g *gen) {
 	g.p("MOVQ odd+8(FP), DX")
 	g.p("MOVQ src+16(FP), SI")
 	g.p("MOVQ n+24(FP), CX")
-	g.p("SHRQ $3, CX")
+	g.p("LEAQ tailmask<>+32(SB), R8")
+	body := func() {
+		g.p("VSHUFPS $0x88, Y1, Y0, Y2")
+		g.p("VSHUFPS $0xdd, Y1, Y0, Y3")
+		g.p("VPERMPD $0xd8, Y2, Y2")
+		g.p("VPERMPD $0xd8, Y3, Y3")
+	}
 	g.label("loop")
+	g.p("CMPQ CX, $8")
+	g.p("JB   tail")
 	g.p("VMOVUPS (SI), Y0")
 	g.p("VMOVUPS 32(SI), Y1")
-	g.p("VSHUFPS $0x88, Y1, Y0, Y2")
-	g.p("VSHUFPS $0xdd, Y1, Y0, Y3")
-	g.p("VPERMPD $0xd8, Y2, Y2")
-	g.p("VPERMPD $0xd8, Y3, Y3")
+	body()
 	g.p("VMOVUPS Y2, (DI)")
 	g.p("VMOVUPS Y3, (DX)")
 	g.p("ADDQ $64, SI")
 	g.p("ADDQ $32, DI")
 	g.p("ADDQ $32, DX")
-	g.p("DECQ CX")
-	g.p("JNZ  loop")
+	g.p("SUBQ $8, CX")
+	g.p("JMP  loop")
+	g.label("tail")
+	g.p("TESTQ CX, CX")
+	g.p("JZ   done")
+	// Lane masks from tailmask<> (8 ones, then 8 zeros): l lanes at
+	// -4*l(R8). Loads: min(2r, 8) then max(2r-8, 0) lanes; stores: r.
+	g.p("MOVQ CX, AX")
+	g.p("SHLQ $1, AX")
+	g.p("MOVQ AX, BX")
+	g.p("CMPQ BX, $8")
+	g.p("JBE  m1")
+	g.p("MOVQ $8, BX")
+	g.label("m1")
+	g.p("NEGQ BX")
+	g.p("VMOVDQU (R8)(BX*4), Y4")
+	g.p("SUBQ $8, AX")
+	g.p("JAE  m2")
+	g.p("XORQ AX, AX")
+	g.label("m2")
+	g.p("NEGQ AX")
+	g.p("VMOVDQU (R8)(AX*4), Y5")
+	g.p("MOVQ CX, AX")
+	g.p("NEGQ AX")
+	g.p("VMOVDQU (R8)(AX*4), Y6")
+	g.p("VMASKMOVPS (SI), Y4, Y0")
+	g.p("VMASKMOVPS 32(SI), Y5, Y1")
+	body()
+	g.p("VMASKMOVPS Y2, Y6, (DI)")
+	g.p("VMASKMOVPS Y3, Y6, (DX)")
+	g.label("done")
 	g.p("VZEROUPPER")
 	g.p("RET")
 }

@@ -604,11 +604,12 @@ func Deinterleave(even, odd, src []float32) {
 	if len(even) < ne || len(odd) < no {
 		panic("vec: destination shorter than the operand")
 	}
-	m := no &^ 7
-	if (useAsm || useAVX2) && m > 0 {
-		deinterleaveAVX2(&even[0], &odd[0], &src[0], m)
-	} else {
-		m = 0
+	if (useAsm || useAVX2) && no > 0 {
+		deinterleaveAVX2(&even[0], &odd[0], &src[0], no)
+		if ne > no {
+			even[no] = src[2*no]
+		}
+		return
 	}
-	deinterleaveGo(even[m:ne], odd[m:no], src[2*m:])
+	deinterleaveGo(even[:ne], odd[:no], src)
 }

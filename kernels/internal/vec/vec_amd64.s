@@ -3565,8 +3565,10 @@ TEXT ·deinterleaveAVX2(SB), NOSPLIT, $0-32
 	MOVQ odd+8(FP), DX
 	MOVQ src+16(FP), SI
 	MOVQ n+24(FP), CX
-	SHRQ $3, CX
+	LEAQ tailmask<>+32(SB), R8
 loop:
+	CMPQ CX, $8
+	JB   tail
 	VMOVUPS (SI), Y0
 	VMOVUPS 32(SI), Y1
 	VSHUFPS $0x88, Y1, Y0, Y2
@@ -3578,8 +3580,38 @@ loop:
 	ADDQ $64, SI
 	ADDQ $32, DI
 	ADDQ $32, DX
-	DECQ CX
-	JNZ  loop
+	SUBQ $8, CX
+	JMP  loop
+tail:
+	TESTQ CX, CX
+	JZ   done
+	MOVQ CX, AX
+	SHLQ $1, AX
+	MOVQ AX, BX
+	CMPQ BX, $8
+	JBE  m1
+	MOVQ $8, BX
+m1:
+	NEGQ BX
+	VMOVDQU (R8)(BX*4), Y4
+	SUBQ $8, AX
+	JAE  m2
+	XORQ AX, AX
+m2:
+	NEGQ AX
+	VMOVDQU (R8)(AX*4), Y5
+	MOVQ CX, AX
+	NEGQ AX
+	VMOVDQU (R8)(AX*4), Y6
+	VMASKMOVPS (SI), Y4, Y0
+	VMASKMOVPS 32(SI), Y5, Y1
+	VSHUFPS $0x88, Y1, Y0, Y2
+	VSHUFPS $0xdd, Y1, Y0, Y3
+	VPERMPD $0xd8, Y2, Y2
+	VPERMPD $0xd8, Y3, Y3
+	VMASKMOVPS Y2, Y6, (DI)
+	VMASKMOVPS Y3, Y6, (DX)
+done:
 	VZEROUPPER
 	RET
 
