@@ -501,6 +501,24 @@ func (cv *conv) padGroups(pad, src []float32, n int, l directLayout) {
 	sh, sw := cv.sh, cv.sw
 	for ic := 0; ic < n*cv.cg; ic++ {
 		base := ic * sh * sw * l.phase
+		if sh == 2 && sw == 2 && cv.w%2 == 0 {
+			// The input rows of each row phase at once: rows iy0, iy0+2, ...
+			// are rows qy0, qy0+1, ... of phase ry, their even and odd
+			// columns split into phases (ry, pw&1) and (ry, (pw+1)&1).
+			plane := src[ic*cv.h*cv.w:][:cv.h*cv.w]
+			pw := cv.pw
+			for ry := 0; ry < 2; ry++ {
+				iy0 := (ry - cv.ph%2 + 2) % 2
+				rows := (cv.h - iy0 + 1) / 2
+				if rows <= 0 {
+					continue
+				}
+				row := base + ry*2*l.phase + (iy0+cv.ph)/2*l.wq
+				vec.DeinterleaveRows(pad[row+pw&1*l.phase+pw>>1:], pad[row+(pw+1)&1*l.phase+(pw+1)>>1:], l.wq,
+					plane[iy0*cv.w:], 2*cv.w, cv.w/2, rows)
+			}
+			continue
+		}
 		// Padded row r = iy + ph is row qy of phase ry.
 		ry, qy := cv.ph%sh, cv.ph/sh
 		for iy := 0; iy < cv.h; iy, ry = iy+1, ry+1 {

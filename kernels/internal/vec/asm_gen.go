@@ -1710,42 +1710,28 @@ func avx2Taps4(g *gen) {
 	g.p("RET")
 }
 
-// avx2Deinterleave: even[i] = src[2i], odd[i] = src[2i+1] for i < n, n >= 1:
-// two loads, two in-lane shuffles, two quad permutes and two stores per 16
-// values, the last n%8 pairs under lane masks (short rows are the common
-// case: a stride-2 convolution's rows of 6 to 48 values).
+// avx2Deinterleave: for r < rows, even[r*ds + i] = src[r*ss + 2i] and
+// odd[r*ds + i] = src[r*ss + 2i + 1] for i < n, n >= 1: two loads, two
+// in-lane shuffles, two quad permutes and two stores per 16 values, a
+// row's last n%8 pairs under lane masks (short rows are the common case:
+// a stride-2 convolution's rows of 6 to 48 values).
 func avx2Deinterleave(g *gen) {
 	name := "deinterleaveAVX2"
-	g.raw(fmt.Sprintf("\n// func %s(even, odd, src *float32, n int)\nTEXT ·%s(SB), NOSPLIT, $0-32\n", name, name))
-	g.p("MOVQ even+0(FP), DI")
-	g.p("MOVQ odd+8(FP), DX")
-	g.p("MOVQ src+16(FP), SI")
-	g.p("MOVQ n+24(FP), CX")
+	g.raw(fmt.Sprintf("\n// func %s(even, odd *float32, ds int, src *float32, ss, n, rows int)\nTEXT ·%s(SB), NOSPLIT, $0-56\n", name, name))
+	g.p("MOVQ even+0(FP), R9")
+	g.p("MOVQ odd+8(FP), R10")
+	g.p("MOVQ ds+16(FP), R11")
+	g.p("SHLQ $2, R11")
+	g.p("MOVQ src+24(FP), R12")
+	g.p("MOVQ ss+32(FP), R13")
+	g.p("SHLQ $2, R13")
+	g.p("MOVQ rows+48(FP), R14")
 	g.p("LEAQ tailmask<>+32(SB), R8")
-	body := func() {
-		g.p("VSHUFPS $0x88, Y1, Y0, Y2")
-		g.p("VSHUFPS $0xdd, Y1, Y0, Y3")
-		g.p("VPERMPD $0xd8, Y2, Y2")
-		g.p("VPERMPD $0xd8, Y3, Y3")
-	}
-	g.label("loop")
-	g.p("CMPQ CX, $8")
-	g.p("JB   tail")
-	g.p("VMOVUPS (SI), Y0")
-	g.p("VMOVUPS 32(SI), Y1")
-	body()
-	g.p("VMOVUPS Y2, (DI)")
-	g.p("VMOVUPS Y3, (DX)")
-	g.p("ADDQ $64, SI")
-	g.p("ADDQ $32, DI")
-	g.p("ADDQ $32, DX")
-	g.p("SUBQ $8, CX")
-	g.p("JMP  loop")
-	g.label("tail")
-	g.p("TESTQ CX, CX")
-	g.p("JZ   done")
-	// Lane masks from tailmask<> (8 ones, then 8 zeros): l lanes at
-	// -4*l(R8). Loads: min(2r, 8) then max(2r-8, 0) lanes; stores: r.
+	// Lane masks from tailmask<> (8 ones, then 8 zeros; l lanes at
+	// -4*l(R8)) for a row's tail of r = n%8 pairs: loads of min(2r, 8)
+	// and max(2r-8, 0) lanes into Y4 and Y5, stores of r lanes in Y6.
+	g.p("MOVQ n+40(FP), CX")
+	g.p("ANDQ $7, CX")
 	g.p("MOVQ CX, AX")
 	g.p("SHLQ $1, AX")
 	g.p("MOVQ AX, BX")
@@ -1761,14 +1747,48 @@ func avx2Deinterleave(g *gen) {
 	g.label("m2")
 	g.p("NEGQ AX")
 	g.p("VMOVDQU (R8)(AX*4), Y5")
-	g.p("MOVQ CX, AX")
-	g.p("NEGQ AX")
-	g.p("VMOVDQU (R8)(AX*4), Y6")
+	g.p("NEGQ CX")
+	g.p("VMOVDQU (R8)(CX*4), Y6")
+	body := func() {
+		g.p("VSHUFPS $0x88, Y1, Y0, Y2")
+		g.p("VSHUFPS $0xdd, Y1, Y0, Y3")
+		g.p("VPERMPD $0xd8, Y2, Y2")
+		g.p("VPERMPD $0xd8, Y3, Y3")
+	}
+	g.label("row")
+	g.p("TESTQ R14, R14")
+	g.p("JZ   done")
+	g.p("MOVQ R9, DI")
+	g.p("MOVQ R10, DX")
+	g.p("MOVQ R12, SI")
+	g.p("MOVQ n+40(FP), CX")
+	g.label("loop")
+	g.p("CMPQ CX, $8")
+	g.p("JB   tail")
+	g.p("VMOVUPS (SI), Y0")
+	g.p("VMOVUPS 32(SI), Y1")
+	body()
+	g.p("VMOVUPS Y2, (DI)")
+	g.p("VMOVUPS Y3, (DX)")
+	g.p("ADDQ $64, SI")
+	g.p("ADDQ $32, DI")
+	g.p("ADDQ $32, DX")
+	g.p("SUBQ $8, CX")
+	g.p("JMP  loop")
+	g.label("tail")
+	g.p("TESTQ CX, CX")
+	g.p("JZ   next")
 	g.p("VMASKMOVPS (SI), Y4, Y0")
 	g.p("VMASKMOVPS 32(SI), Y5, Y1")
 	body()
 	g.p("VMASKMOVPS Y2, Y6, (DI)")
 	g.p("VMASKMOVPS Y3, Y6, (DX)")
+	g.label("next")
+	g.p("ADDQ R11, R9")
+	g.p("ADDQ R11, R10")
+	g.p("ADDQ R13, R12")
+	g.p("DECQ R14")
+	g.p("JMP  row")
 	g.label("done")
 	g.p("VZEROUPPER")
 	g.p("RET")

@@ -605,11 +605,30 @@ func Deinterleave(even, odd, src []float32) {
 		panic("vec: destination shorter than the operand")
 	}
 	if (useAsm || useAVX2) && no > 0 {
-		deinterleaveAVX2(&even[0], &odd[0], &src[0], no)
+		deinterleaveAVX2(&even[0], &odd[0], 0, &src[0], 0, no, 1)
 		if ne > no {
 			even[no] = src[2*no]
 		}
 		return
 	}
 	deinterleaveGo(even[:ne], odd[:no], src)
+}
+
+// DeinterleaveRows is Deinterleave of rows rows of 2n values, row r at
+// src[r*ss:], into even[r*ds:] and odd[r*ds:] (n values each), the bounds
+// checked once.
+func DeinterleaveRows(even, odd []float32, ds int, src []float32, ss, n, rows int) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	if ds < n || ss < 2*n || (rows-1)*ds+n > min(len(even), len(odd)) || (rows-1)*ss+2*n > len(src) {
+		panic("vec: deinterleave rows out of range")
+	}
+	if useAsm || useAVX2 {
+		deinterleaveAVX2(&even[0], &odd[0], ds, &src[0], ss, n, rows)
+		return
+	}
+	for r := 0; r < rows; r++ {
+		deinterleaveGo(even[r*ds:][:n], odd[r*ds:][:n], src[r*ss:][:2*n])
+	}
 }

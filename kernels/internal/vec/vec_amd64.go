@@ -182,7 +182,7 @@ func normalizeAVX2(dst, x, gamma, beta *float32, mean, rstd float32, n int)
 func tapsAVX2(dst, src *float32, offs *int, w *float32, taps int, bias float32, n int)
 
 //go:noescape
-func deinterleaveAVX2(even, odd, src *float32, n int)
+func deinterleaveAVX2(even, odd *float32, ds int, src *float32, ss, n, rows int)
 
 //go:noescape
 func taps4AVX2(dst *float32, ds int, src *float32, offs *int, w *float32, taps int, bias *float32, n int)

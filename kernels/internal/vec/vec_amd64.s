@@ -3559,13 +3559,43 @@ done:
 	VZEROUPPER
 	RET
 
-// func deinterleaveAVX2(even, odd, src *float32, n int)
-TEXT ·deinterleaveAVX2(SB), NOSPLIT, $0-32
-	MOVQ even+0(FP), DI
-	MOVQ odd+8(FP), DX
-	MOVQ src+16(FP), SI
-	MOVQ n+24(FP), CX
+// func deinterleaveAVX2(even, odd *float32, ds int, src *float32, ss, n, rows int)
+TEXT ·deinterleaveAVX2(SB), NOSPLIT, $0-56
+	MOVQ even+0(FP), R9
+	MOVQ odd+8(FP), R10
+	MOVQ ds+16(FP), R11
+	SHLQ $2, R11
+	MOVQ src+24(FP), R12
+	MOVQ ss+32(FP), R13
+	SHLQ $2, R13
+	MOVQ rows+48(FP), R14
 	LEAQ tailmask<>+32(SB), R8
+	MOVQ n+40(FP), CX
+	ANDQ $7, CX
+	MOVQ CX, AX
+	SHLQ $1, AX
+	MOVQ AX, BX
+	CMPQ BX, $8
+	JBE  m1
+	MOVQ $8, BX
+m1:
+	NEGQ BX
+	VMOVDQU (R8)(BX*4), Y4
+	SUBQ $8, AX
+	JAE  m2
+	XORQ AX, AX
+m2:
+	NEGQ AX
+	VMOVDQU (R8)(AX*4), Y5
+	NEGQ CX
+	VMOVDQU (R8)(CX*4), Y6
+row:
+	TESTQ R14, R14
+	JZ   done
+	MOVQ R9, DI
+	MOVQ R10, DX
+	MOVQ R12, SI
+	MOVQ n+40(FP), CX
 loop:
 	CMPQ CX, $8
 	JB   tail
@@ -3584,25 +3614,7 @@ loop:
 	JMP  loop
 tail:
 	TESTQ CX, CX
-	JZ   done
-	MOVQ CX, AX
-	SHLQ $1, AX
-	MOVQ AX, BX
-	CMPQ BX, $8
-	JBE  m1
-	MOVQ $8, BX
-m1:
-	NEGQ BX
-	VMOVDQU (R8)(BX*4), Y4
-	SUBQ $8, AX
-	JAE  m2
-	XORQ AX, AX
-m2:
-	NEGQ AX
-	VMOVDQU (R8)(AX*4), Y5
-	MOVQ CX, AX
-	NEGQ AX
-	VMOVDQU (R8)(AX*4), Y6
+	JZ   next
 	VMASKMOVPS (SI), Y4, Y0
 	VMASKMOVPS 32(SI), Y5, Y1
 	VSHUFPS $0x88, Y1, Y0, Y2
@@ -3611,6 +3623,12 @@ m2:
 	VPERMPD $0xd8, Y3, Y3
 	VMASKMOVPS Y2, Y6, (DI)
 	VMASKMOVPS Y3, Y6, (DX)
+next:
+	ADDQ R11, R9
+	ADDQ R11, R10
+	ADDQ R13, R12
+	DECQ R14
+	JMP  row
 done:
 	VZEROUPPER
 	RET

@@ -800,3 +800,33 @@ func testTapsPlanes(t *testing.T) {
 		}
 	}
 }
+
+func TestDeinterleaveRows(t *testing.T) { forEachISA(t, testDeinterleaveRows) }
+
+// Each row of DeinterleaveRows is what Deinterleave makes of it, and
+// nothing between the rows is written.
+func testDeinterleaveRows(t *testing.T) {
+	for _, n := range lengths[1:] {
+		rows, ds, ss := 3, n+2, 2*n+3
+		src := make([]float32, (rows-1)*ss+2*n)
+		for i := range src {
+			src[i] = float32(i)
+		}
+		even, odd := make([]float32, (rows-1)*ds+n+1), make([]float32, (rows-1)*ds+n+1)
+		for i := range even {
+			even[i], odd[i] = 42, 42
+		}
+		DeinterleaveRows(even, odd, ds, src, ss, n, rows)
+		for r := 0; r < rows; r++ {
+			for i := 0; i < ds && r*ds+i < len(even); i++ {
+				we, wo := float32(42), float32(42)
+				if i < n {
+					we, wo = src[r*ss+2*i], src[r*ss+2*i+1]
+				}
+				if even[r*ds+i] != we || odd[r*ds+i] != wo {
+					t.Fatalf("n=%d row %d [%d]: %g %g, want %g %g", n, r, i, even[r*ds+i], odd[r*ds+i], we, wo)
+				}
+			}
+		}
+	}
+}
