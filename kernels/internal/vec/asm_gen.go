@@ -1712,8 +1712,9 @@ func avx2Taps4(g *gen) {
 
 // avx2Deinterleave: for r < rows, even[r*ds + i] = src[r*ss + 2i] and
 // odd[r*ds + i] = src[r*ss + 2i + 1] for i < n, n >= 1: two loads, two
-// in-lane shuffles, two quad permutes and two stores per 16 values, a
-// row's last n%8 pairs under lane masks (short rows are the common case:
+// in-lane shuffles, two quad permutes and two stores per 16 values; a
+// row's last n%8 pairs four at a time in X registers, then one by one
+// (no masked stores: AMD's are slow, and short rows are the common case,
 // a stride-2 convolution's rows of 6 to 48 values).
 func avx2Deinterleave(g *gen) {
 	name := "deinterleaveAVX2"
@@ -1726,29 +1727,6 @@ func avx2Deinterleave(g *gen) {
 	g.p("MOVQ ss+32(FP), R13")
 	g.p("SHLQ $2, R13")
 	g.p("MOVQ rows+48(FP), R14")
-	g.p("LEAQ tailmask<>+32(SB), R8")
-	// Lane masks from tailmask<> (8 ones, then 8 zeros; l lanes at
-	// -4*l(R8)) for a row's tail of r = n%8 pairs: loads of min(2r, 8)
-	// and max(2r-8, 0) lanes into Y4 and Y5, stores of r lanes in Y6.
-	g.p("MOVQ n+40(FP), CX")
-	g.p("ANDQ $7, CX")
-	g.p("MOVQ CX, AX")
-	g.p("SHLQ $1, AX")
-	g.p("MOVQ AX, BX")
-	g.p("CMPQ BX, $8")
-	g.p("JBE  m1")
-	g.p("MOVQ $8, BX")
-	g.label("m1")
-	g.p("NEGQ BX")
-	g.p("VMOVDQU (R8)(BX*4), Y4")
-	g.p("SUBQ $8, AX")
-	g.p("JAE  m2")
-	g.p("XORQ AX, AX")
-	g.label("m2")
-	g.p("NEGQ AX")
-	g.p("VMOVDQU (R8)(AX*4), Y5")
-	g.p("NEGQ CX")
-	g.p("VMOVDQU (R8)(CX*4), Y6")
 	body := func() {
 		g.p("VSHUFPS $0x88, Y1, Y0, Y2")
 		g.p("VSHUFPS $0xdd, Y1, Y0, Y3")
@@ -1764,7 +1742,7 @@ func avx2Deinterleave(g *gen) {
 	g.p("MOVQ n+40(FP), CX")
 	g.label("loop")
 	g.p("CMPQ CX, $8")
-	g.p("JB   tail")
+	g.p("JB   four")
 	g.p("VMOVUPS (SI), Y0")
 	g.p("VMOVUPS 32(SI), Y1")
 	body()
@@ -1775,14 +1753,32 @@ func avx2Deinterleave(g *gen) {
 	g.p("ADDQ $32, DX")
 	g.p("SUBQ $8, CX")
 	g.p("JMP  loop")
-	g.label("tail")
+	g.label("four")
+	g.p("CMPQ CX, $4")
+	g.p("JB   one")
+	g.p("VMOVUPS (SI), Y0")
+	g.p("VSHUFPS $0x88, Y0, Y0, Y2")
+	g.p("VSHUFPS $0xdd, Y0, Y0, Y3")
+	g.p("VPERMPD $0xd8, Y2, Y2")
+	g.p("VPERMPD $0xd8, Y3, Y3")
+	g.p("VMOVUPS X2, (DI)")
+	g.p("VMOVUPS X3, (DX)")
+	g.p("ADDQ $32, SI")
+	g.p("ADDQ $16, DI")
+	g.p("ADDQ $16, DX")
+	g.p("SUBQ $4, CX")
+	g.label("one")
 	g.p("TESTQ CX, CX")
 	g.p("JZ   next")
-	g.p("VMASKMOVPS (SI), Y4, Y0")
-	g.p("VMASKMOVPS 32(SI), Y5, Y1")
-	body()
-	g.p("VMASKMOVPS Y2, Y6, (DI)")
-	g.p("VMASKMOVPS Y3, Y6, (DX)")
+	g.p("MOVL (SI), AX")
+	g.p("MOVL AX, (DI)")
+	g.p("MOVL 4(SI), AX")
+	g.p("MOVL AX, (DX)")
+	g.p("ADDQ $8, SI")
+	g.p("ADDQ $4, DI")
+	g.p("ADDQ $4, DX")
+	g.p("DECQ CX")
+	g.p("JMP  one")
 	g.label("next")
 	g.p("ADDQ R11, R9")
 	g.p("ADDQ R11, R10")

@@ -3569,26 +3569,6 @@ TEXT ·deinterleaveAVX2(SB), NOSPLIT, $0-56
 	MOVQ ss+32(FP), R13
 	SHLQ $2, R13
 	MOVQ rows+48(FP), R14
-	LEAQ tailmask<>+32(SB), R8
-	MOVQ n+40(FP), CX
-	ANDQ $7, CX
-	MOVQ CX, AX
-	SHLQ $1, AX
-	MOVQ AX, BX
-	CMPQ BX, $8
-	JBE  m1
-	MOVQ $8, BX
-m1:
-	NEGQ BX
-	VMOVDQU (R8)(BX*4), Y4
-	SUBQ $8, AX
-	JAE  m2
-	XORQ AX, AX
-m2:
-	NEGQ AX
-	VMOVDQU (R8)(AX*4), Y5
-	NEGQ CX
-	VMOVDQU (R8)(CX*4), Y6
 row:
 	TESTQ R14, R14
 	JZ   done
@@ -3598,7 +3578,7 @@ row:
 	MOVQ n+40(FP), CX
 loop:
 	CMPQ CX, $8
-	JB   tail
+	JB   four
 	VMOVUPS (SI), Y0
 	VMOVUPS 32(SI), Y1
 	VSHUFPS $0x88, Y1, Y0, Y2
@@ -3612,17 +3592,32 @@ loop:
 	ADDQ $32, DX
 	SUBQ $8, CX
 	JMP  loop
-tail:
-	TESTQ CX, CX
-	JZ   next
-	VMASKMOVPS (SI), Y4, Y0
-	VMASKMOVPS 32(SI), Y5, Y1
-	VSHUFPS $0x88, Y1, Y0, Y2
-	VSHUFPS $0xdd, Y1, Y0, Y3
+four:
+	CMPQ CX, $4
+	JB   one
+	VMOVUPS (SI), Y0
+	VSHUFPS $0x88, Y0, Y0, Y2
+	VSHUFPS $0xdd, Y0, Y0, Y3
 	VPERMPD $0xd8, Y2, Y2
 	VPERMPD $0xd8, Y3, Y3
-	VMASKMOVPS Y2, Y6, (DI)
-	VMASKMOVPS Y3, Y6, (DX)
+	VMOVUPS X2, (DI)
+	VMOVUPS X3, (DX)
+	ADDQ $32, SI
+	ADDQ $16, DI
+	ADDQ $16, DX
+	SUBQ $4, CX
+one:
+	TESTQ CX, CX
+	JZ   next
+	MOVL (SI), AX
+	MOVL AX, (DI)
+	MOVL 4(SI), AX
+	MOVL AX, (DX)
+	ADDQ $8, SI
+	ADDQ $4, DI
+	ADDQ $4, DX
+	DECQ CX
+	JMP  one
 next:
 	ADDQ R11, R9
 	ADDQ R11, R10
