@@ -74,7 +74,9 @@ type RunResult struct {
 	Threads       int
 	ThreadsMedian time.Duration
 	Speedup       float64
-	Err           string
+	// ThreadsMin is the fastest run on Threads goroutines.
+	ThreadsMin time.Duration
+	Err        string
 }
 
 // RunOptions says what Runs measures besides seam on one thread.
@@ -275,7 +277,7 @@ func runCase(c RunCase, model, dir string, o RunOptions) RunResult {
 		r.Threads = o.Threads
 	}
 	var meds, ortMeds, thrMeds, ortRatios, speedups []float64
-	r.Min, r.OrtMin = time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+	r.Min, r.OrtMin, r.ThreadsMin = time.Duration(math.MaxInt64), time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
 	for round := 0; round < o.Rounds; round++ {
 		med, fastest, runs, err := TimeRun(model, dir, 1, o.MinRuns, o.MinTime)
 		if err != nil {
@@ -295,10 +297,11 @@ func runCase(c RunCase, model, dir string, o RunOptions) RunResult {
 			}
 		}
 		if r.Threads > 0 {
-			tm, _, _, err := TimeRun(model, dir, r.Threads, o.MinRuns, o.MinTime)
+			tm, tf, _, err := TimeRun(model, dir, r.Threads, o.MinRuns, o.MinTime)
 			if err == nil {
 				thrMeds = append(thrMeds, float64(tm))
 				speedups = append(speedups, float64(med)/float64(tm))
+				r.ThreadsMin = min(r.ThreadsMin, tf)
 			}
 		}
 	}
@@ -307,6 +310,9 @@ func runCase(c RunCase, model, dir string, o RunOptions) RunResult {
 	r.ThreadsMedian, r.Speedup = time.Duration(median(thrMeds)), median(speedups)
 	if r.OrtLive == 0 {
 		r.OrtMin = 0
+	}
+	if r.ThreadsMedian == 0 {
+		r.ThreadsMin = 0
 	}
 	if o.Tools != "" {
 		if d, err := TorchRun(o.Tools, model, dir, 100); err == nil {

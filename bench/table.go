@@ -29,13 +29,13 @@ func WriteRuns(w io.Writer, rs []RunResult) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	head := "model\tcase\t"
-	if live {
+	switch {
+	case threads > 0:
+		head += fmt.Sprintf("speedup\tfastest/fastest\tseam 1 thread\tseam %d threads\tfastest 1\tfastest %d\t", threads, threads)
+	case live:
 		head += "seam/ORT\tfastest/fastest\tseam/torch\tseam\tONNX Runtime\ttorch\tseam fastest\tORT fastest\tONNX by\t"
-	} else {
+	default:
 		head += "seam\tseam fastest\ttorch+OpenBLAS\tratio\ttorch generic BLAS\tratio\t"
-	}
-	if threads > 0 {
-		head += fmt.Sprintf("seam %d threads\tspeedup\t", threads)
 	}
 	fmt.Fprintln(tw, head+"runs\t")
 	dur := func(d time.Duration) string {
@@ -62,14 +62,18 @@ func WriteRuns(w io.Writer, rs []RunResult) error {
 			continue
 		}
 		row := fmt.Sprintf("%s\t%s\t", r.Model, r.Case)
-		if live {
+		switch {
+		case threads > 0:
+			row += fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t", x(r.Speedup), x(over(r.Min, r.ThreadsMin)), ms(r.Median), dur(r.ThreadsMedian),
+				ms(r.Min), dur(r.ThreadsMin))
+		case live:
 			anchor := r.Anchor
 			if anchor == "" {
 				anchor = "-"
 			}
 			row += fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", x(r.OrtRatio), x(over(r.Min, r.OrtMin)), x(over(r.Median, r.TorchLive)),
 				ms(r.Median), dur(r.OrtLive), dur(r.TorchLive), ms(r.Min), dur(r.OrtMin), anchor)
-		} else {
+		default:
 			ref := func(v float64) string {
 				if v == 0 {
 					return "-"
@@ -79,25 +83,25 @@ func WriteRuns(w io.Writer, rs []RunResult) error {
 			row += fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t", ms(r.Median), ms(r.Min), ref(r.TorchOpenBLAS), ratio(r.Median, r.TorchOpenBLAS),
 				ref(r.TorchGeneric), ratio(r.Median, r.TorchGeneric))
 		}
-		if threads > 0 {
-			row += fmt.Sprintf("%s\t%s\t", dur(r.ThreadsMedian), x(r.Speedup))
-		}
 		fmt.Fprintln(tw, row+fmt.Sprintf("%d\t", r.Runs))
-		if r.Err != "" {
-			fmt.Fprintf(tw, "\t\tnote: %s\t\n", r.Err)
-		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	for _, r := range rs {
+		if r.Err != "" && r.Median > 0 {
+			fmt.Fprintf(w, "note: %s %s: %s\n", r.Model, r.Case, r.Err)
+		}
+	}
 	note := "\nseam/ORT is the median over interleaved rounds of seam's median on one thread over ONNX Runtime's\n" +
 		"(one thread, all graph optimisations, on the graph exported to ONNX); fastest/fastest compares the\n" +
 		"fastest runs, the figure least disturbed by other jobs. Below 1: seam is faster."
-	if !live {
+	switch {
+	case threads > 0:
+		note = fmt.Sprintf("\nspeedup is the median over interleaved rounds of seam's median on one thread over its median on %d;\n"+
+			"fastest/fastest compares the fastest runs (above 1: more threads are faster).", threads)
+	case !live:
 		note = "\nrecorded torch figures: shared/tools/README.md (torch 1.13); --torch DIR measures torch and ONNX Runtime here."
-	}
-	if threads > 0 {
-		note += fmt.Sprintf("\nspeedup is the median over rounds of seam on one thread over seam on %d.", threads)
 	}
 	_, err := fmt.Fprintln(w, note)
 	return err
