@@ -9,13 +9,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
 	"github.com/seam-rt/seam/npy"
+	"github.com/seam-rt/seam/onnx"
 	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/runtime"
 	"github.com/seam-rt/seam/value"
@@ -52,14 +55,44 @@ var RunCases = []RunCase{
 // RunResult is one case's measurement.
 type RunResult struct {
 	RunCase
+	// Median and Min are seam's on one thread: the median of the rounds'
+	// medians, and the fastest run of all.
 	Median, Min time.Duration
 	Runs        int
-	// TorchLive and OrtLive are the medians torch_run.py and ort_run.js
-	// (ONNX Runtime on the graph exported by onnx_export.py) measured here,
-	// one thread each, when asked; AllThreads is seam's median with every
-	// core (Median is on one thread).
-	TorchLive, OrtLive, AllThreads time.Duration
-	Err                            string
+	// OrtLive and OrtMin are ONNX Runtime's median (of the rounds'
+	// medians) and fastest run on one thread, on the graph exported to
+	// ONNX (Anchor says by what); OrtRatio is the median over rounds of
+	// seam's median over ONNX Runtime's, measured one after the other.
+	OrtLive, OrtMin time.Duration
+	OrtRatio        float64
+	Anchor          string
+	// TorchLive is torch_run.py's median, one thread.
+	TorchLive time.Duration
+	// Threads is the goroutines of the second seam figure (0: none);
+	// ThreadsMedian its median and Speedup the median over rounds of the
+	// one-thread median over it.
+	Threads       int
+	ThreadsMedian time.Duration
+	Speedup       float64
+	// ThreadsMin is the fastest run on Threads goroutines.
+	ThreadsMin time.Duration
+	Err        string
+}
+
+// RunOptions says what Runs measures besides seam on one thread.
+type RunOptions struct {
+	// Tools is the folder of torch_run.py, onnx_export.py and ort_run.js
+	// ("": seam alone).
+	Tools string
+	// Threads, when above 1, also times seam on that many goroutines.
+	Threads int
+	// Rounds of interleaved measurements per case, each spending MinTime
+	// (and MinRuns runs) on each seam figure.
+	Rounds  int
+	MinRuns int
+	MinTime time.Duration
+	// Models, when set, limits the cases to those of these programs.
+	Models []string
 }
 
 // Inputs reads a case folder's inputs in order, as a run takes them.
@@ -125,6 +158,9 @@ func TorchRun(tools, model, dir string, repeat int) (time.Duration, error) {
 	cmd.Env = append(os.Environ(), "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1")
 	out, err := cmd.Output()
 	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			return 0, fmt.Errorf("torch_run.py: %w: %s", err, lastLine(ee.Stderr))
+		}
 		return 0, fmt.Errorf("torch_run.py: %w", err)
 	}
 	var r struct {
@@ -136,31 +172,63 @@ func TorchRun(tools, model, dir string, repeat int) (time.Duration, error) {
 	return time.Duration(r.MedianS * float64(time.Second)), nil
 }
 
-// OrtRun exports the case's graph to ONNX with shared/tools/onnx_export.py
-// (into a temporary folder) and times it with ort_run.js: ONNX Runtime on
-// one thread with all graph optimisations.
-func OrtRun(tools, model, dir string, repeat int) (time.Duration, error) {
+// ExportONNX writes the case's graph as ONNX into a temporary folder for
+// ort_run.js: with shared/tools/onnx_export.py (torch 1.13's exporter at
+// the case's static sizes, ONNX Runtime's best case), or where that
+// exporter fails, with seam's own translation (package onnx, symbolic
+// sizes). It returns the file, what wrote it, and a cleanup.
+func ExportONNX(tools, model, dir string) (file, by string, cleanup func(), err error) {
 	tmp, err := os.MkdirTemp("", "seam-ort")
 	if err != nil {
-		return 0, err
+		return "", "", nil, err
 	}
-	defer os.RemoveAll(tmp)
-	onnx := filepath.Join(tmp, "model.onnx")
-	exp := exec.Command("/usr/bin/python3", filepath.Join(tools, "onnx_export.py"), model, dir, onnx)
-	if out, err := exp.CombinedOutput(); err != nil {
-		return 0, fmt.Errorf("onnx_export.py: %w: %s", err, lastLine(out))
+	cleanup = func() { os.RemoveAll(tmp) }
+	file = filepath.Join(tmp, "model.onnx")
+	exp := exec.Command("/usr/bin/python3", filepath.Join(tools, "onnx_export.py"), model, dir, file)
+	out, err := exp.CombinedOutput()
+	if err == nil {
+		return file, "onnx_export.py", cleanup, nil
 	}
-	out, err := exec.Command("node", filepath.Join(tools, "ort_run.js"), onnx, dir, fmt.Sprint(repeat)).Output()
+	if serr := seamExport(model, file); serr != nil {
+		cleanup()
+		return "", "", nil, fmt.Errorf("onnx_export.py: %w: %s; seam export: %v", err, lastLine(out), serr)
+	}
+	return file, "seam export onnx", cleanup, nil
+}
+
+func seamExport(model, file string) error {
+	a, err := pt2.Open(model)
 	if err != nil {
-		return 0, fmt.Errorf("ort_run.js: %w", err)
+		return err
+	}
+	defer a.Close()
+	p, err := a.Program()
+	if err != nil {
+		return err
+	}
+	tr, err := onnx.Translate(p)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(file, tr.Model.Marshal(), 0o644)
+}
+
+// OrtRun times an exported case with ort_run.js: ONNX Runtime on one
+// thread with all graph optimisations, its median and fastest run.
+func OrtRun(tools, onnxFile, dir string, repeat int) (median, fastest time.Duration, err error) {
+	out, err := exec.Command("node", filepath.Join(tools, "ort_run.js"), onnxFile, dir, fmt.Sprint(repeat)).Output()
+	if err != nil {
+		return 0, 0, fmt.Errorf("ort_run.js: %w", err)
 	}
 	var r struct {
 		MedianS float64 `json:"median_s"`
+		MinS    float64 `json:"min_s"`
 	}
 	if err := json.Unmarshal(lastLine(out), &r); err != nil {
-		return 0, fmt.Errorf("ort_run.js printed %q: %w", out, err)
+		return 0, 0, fmt.Errorf("ort_run.js printed %q: %w", out, err)
 	}
-	return time.Duration(r.MedianS * float64(time.Second)), nil
+	sec := func(v float64) time.Duration { return time.Duration(v * float64(time.Second)) }
+	return sec(r.MedianS), sec(r.MinS), nil
 }
 
 func lastLine(b []byte) []byte {
@@ -175,54 +243,113 @@ func lastLine(b []byte) []byte {
 	return b
 }
 
-// Runs measures every run case from the fixtures folder.
-func Runs(root, torchTools string, minRuns int, minTime time.Duration) []RunResult {
+// Runs measures every run case from the fixtures folder: per case, o.Rounds
+// rounds of seam on one thread, ONNX Runtime (with o.Tools) and seam on
+// o.Threads goroutines, one after the other, so that a machine whose speed
+// drifts (other jobs) slows all of a round alike; then torch once.
+func Runs(root string, o RunOptions) []RunResult {
 	var out []RunResult
+	o.Rounds = max(o.Rounds, 1)
 	for _, c := range RunCases {
+		if len(o.Models) > 0 && !slices.Contains(o.Models, c.Model) {
+			continue
+		}
 		folder := "models"
 		if c.Extra {
 			folder = "extra"
 		}
 		model := filepath.Join(root, folder, c.Model, "model.pt2")
 		dir := filepath.Join(root, folder, c.Model, "io", c.Case)
-		out = append(out, timeCase(c, model, dir, torchTools, minRuns, minTime))
+		out = append(out, runCase(c, model, dir, o))
 	}
 	return out
 }
 
 // ModelRuns measures a program on each of its case folders, as Runs
 // measures the fixtures (no torch figures are recorded for it).
-func ModelRuns(model string, dirs []string, torchTools string, minRuns int, minTime time.Duration) []RunResult {
+func ModelRuns(model string, dirs []string, o RunOptions) []RunResult {
 	var out []RunResult
+	o.Rounds = max(o.Rounds, 1)
 	for _, dir := range dirs {
-		out = append(out, timeCase(RunCase{Model: model, Case: dir}, model, dir, torchTools, minRuns, minTime))
+		out = append(out, runCase(RunCase{Model: model, Case: dir}, model, dir, o))
 	}
 	return out
 }
 
-// timeCase measures one case: seam on one thread and on every core, and
-// torch and ONNX Runtime here when torchTools is set.
-func timeCase(c RunCase, model, dir, torchTools string, minRuns int, minTime time.Duration) RunResult {
+// runCase measures one case in o.Rounds interleaved rounds.
+func runCase(c RunCase, model, dir string, o RunOptions) RunResult {
 	r := RunResult{RunCase: c}
-	var err error
-	r.Median, r.Min, r.Runs, err = TimeRun(model, dir, 1, minRuns, minTime)
-	if err != nil {
-		r.Err = err.Error()
-	}
-	if err == nil {
-		r.AllThreads, _, _, _ = TimeRun(model, dir, 0, minRuns, minTime)
-	}
-	if torchTools != "" && err == nil {
-		if d, err := TorchRun(torchTools, model, dir, 100); err == nil {
-			r.TorchLive = d
-		} else {
+	var onnxFile string
+	if o.Tools != "" {
+		f, by, cleanup, err := ExportONNX(o.Tools, model, dir)
+		if err != nil {
 			r.Err = err.Error()
-		}
-		if d, err := OrtRun(torchTools, model, dir, 200); err == nil {
-			r.OrtLive = d
 		} else {
+			defer cleanup()
+			onnxFile, r.Anchor = f, by
+		}
+	}
+	if o.Threads > 1 {
+		r.Threads = o.Threads
+	}
+	var meds, ortMeds, thrMeds, ortRatios, speedups []float64
+	r.Min, r.OrtMin, r.ThreadsMin = time.Duration(math.MaxInt64), time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+	for round := 0; round < o.Rounds; round++ {
+		med, fastest, runs, err := TimeRun(model, dir, 1, o.MinRuns, o.MinTime)
+		if err != nil {
+			r.Err = err.Error()
+			return r
+		}
+		meds = append(meds, float64(med))
+		r.Min, r.Runs = min(r.Min, fastest), r.Runs+runs
+		if onnxFile != "" {
+			om, of, err := OrtRun(o.Tools, onnxFile, dir, 200)
+			if err != nil {
+				r.Err, onnxFile = err.Error(), ""
+			} else {
+				ortMeds = append(ortMeds, float64(om))
+				ortRatios = append(ortRatios, float64(med)/float64(om))
+				r.OrtMin = min(r.OrtMin, of)
+			}
+		}
+		if r.Threads > 0 {
+			tm, tf, _, err := TimeRun(model, dir, r.Threads, o.MinRuns, o.MinTime)
+			if err == nil {
+				thrMeds = append(thrMeds, float64(tm))
+				speedups = append(speedups, float64(med)/float64(tm))
+				r.ThreadsMin = min(r.ThreadsMin, tf)
+			}
+		}
+	}
+	r.Median = time.Duration(median(meds))
+	r.OrtLive, r.OrtRatio = time.Duration(median(ortMeds)), median(ortRatios)
+	r.ThreadsMedian, r.Speedup = time.Duration(median(thrMeds)), median(speedups)
+	if r.OrtLive == 0 {
+		r.OrtMin = 0
+	}
+	if r.ThreadsMedian == 0 {
+		r.ThreadsMin = 0
+	}
+	if o.Tools != "" {
+		if d, err := TorchRun(o.Tools, model, dir, 100); err == nil {
+			r.TorchLive = d
+		} else if r.Err == "" {
 			r.Err = err.Error()
 		}
 	}
 	return r
+}
+
+// median is the middle of v (the mean of the two middle values for an
+// even count), 0 for none.
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

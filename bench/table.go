@@ -17,43 +17,93 @@ func ratio(a time.Duration, b float64) string {
 	return fmt.Sprintf("%.2fx", float64(a.Nanoseconds())/1e6/b)
 }
 
-// WriteRuns prints run timings beside PyTorch's: ratios are seam / torch
-// (below 1 means seam is faster).
+// WriteRuns prints run timings, ratios first: seam on one thread over
+// ONNX Runtime and torch (below 1 means seam is faster), then the figures
+// themselves, then seam on several goroutines when measured. Without live
+// torch figures, the recorded ones stand in.
 func WriteRuns(w io.Writer, rs []RunResult) error {
+	live, threads := false, 0
+	for _, r := range rs {
+		live = live || r.OrtLive > 0 || r.TorchLive > 0
+		threads = max(threads, r.Threads)
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "model\tcase\tseam/ORT\tseam/torch\tseam 1 thread\tONNX Runtime\ttorch here\tseam all threads\tseam min\truns\ttorch+OpenBLAS\tratio\ttorch generic BLAS\tratio\t")
+	head := "model\tcase\t"
+	switch {
+	case threads > 0:
+		head += fmt.Sprintf("speedup\tfastest/fastest\tseam 1 thread\tseam %d threads\tfastest 1\tfastest %d\t", threads, threads)
+	case live:
+		head += "seam/ORT\tfastest/fastest\tseam/torch\tseam\tONNX Runtime\ttorch\tseam fastest\tORT fastest\tONNX by\t"
+	default:
+		head += "seam\tseam fastest\ttorch+OpenBLAS\tratio\ttorch generic BLAS\tratio\t"
+	}
+	fmt.Fprintln(tw, head+"runs\t")
+	dur := func(d time.Duration) string {
+		if d <= 0 {
+			return "-"
+		}
+		return ms(d)
+	}
+	x := func(v float64) string {
+		if v <= 0 || v != v {
+			return "-"
+		}
+		return fmt.Sprintf("%.2fx", v)
+	}
+	over := func(a, b time.Duration) float64 {
+		if a <= 0 || b <= 0 {
+			return 0
+		}
+		return float64(a) / float64(b)
+	}
 	for _, r := range rs {
 		if r.Err != "" && r.Median == 0 {
-			fmt.Fprintf(tw, "%s\t%s\terror: %s\t\t\t\t\t\t\t\t\t\t\t\t\n", r.Model, r.Case, r.Err)
+			fmt.Fprintf(tw, "%s\t%s\terror: %s\t\n", r.Model, r.Case, r.Err)
 			continue
 		}
-		ref := func(v float64) string {
-			if v == 0 {
-				return "-"
+		row := fmt.Sprintf("%s\t%s\t", r.Model, r.Case)
+		switch {
+		case threads > 0:
+			row += fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t", x(r.Speedup), x(over(r.Min, r.ThreadsMin)), ms(r.Median), dur(r.ThreadsMedian),
+				ms(r.Min), dur(r.ThreadsMin))
+		case live:
+			anchor := r.Anchor
+			if anchor == "" {
+				anchor = "-"
 			}
-			return fmt.Sprintf("%.2f ms", v)
-		}
-		live := func(d time.Duration) (string, string) {
-			if d <= 0 {
-				return "-", "-"
+			row += fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", x(r.OrtRatio), x(over(r.Min, r.OrtMin)), x(over(r.Median, r.TorchLive)),
+				ms(r.Median), dur(r.OrtLive), dur(r.TorchLive), ms(r.Min), dur(r.OrtMin), anchor)
+		default:
+			ref := func(v float64) string {
+				if v == 0 {
+					return "-"
+				}
+				return fmt.Sprintf("%.2f ms", v)
 			}
-			return ms(d), ratio(r.Median, float64(d.Nanoseconds())/1e6)
+			row += fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t", ms(r.Median), ms(r.Min), ref(r.TorchOpenBLAS), ratio(r.Median, r.TorchOpenBLAS),
+				ref(r.TorchGeneric), ratio(r.Median, r.TorchGeneric))
 		}
-		torch, torchRatio := live(r.TorchLive)
-		ort, ortRatio := live(r.OrtLive)
-		all := "-"
-		if r.AllThreads > 0 {
-			all = ms(r.AllThreads)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t\n", r.Model, r.Case, ortRatio, torchRatio,
-			ms(r.Median), ort, torch, all, ms(r.Min), r.Runs,
-			ref(r.TorchOpenBLAS), ratio(r.Median, r.TorchOpenBLAS), ref(r.TorchGeneric), ratio(r.Median, r.TorchGeneric))
+		fmt.Fprintln(tw, row+fmt.Sprintf("%d\t", r.Runs))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, "\nratios are seam on one thread / the other (below 1: seam is faster); ONNX Runtime and 'torch here' are\n"+
-		"measured with --torch (one thread each); recorded torch figures: shared/tools/README.md (torch 1.13).")
+	for _, r := range rs {
+		if r.Err != "" && r.Median > 0 {
+			fmt.Fprintf(w, "note: %s %s: %s\n", r.Model, r.Case, r.Err)
+		}
+	}
+	note := "\nseam/ORT is the median over interleaved rounds of seam's median on one thread over ONNX Runtime's\n" +
+		"(one thread, all graph optimisations, on the graph exported to ONNX); fastest/fastest compares the\n" +
+		"fastest runs, the figure least disturbed by other jobs. Below 1: seam is faster."
+	switch {
+	case threads > 0:
+		note = fmt.Sprintf("\nspeedup is the median over interleaved rounds of seam's median on one thread over its median on %d;\n"+
+			"fastest/fastest compares the fastest runs (above 1: more threads are faster).", threads)
+	case !live:
+		note = "\nrecorded torch figures: shared/tools/README.md (torch 1.13); --torch DIR measures torch and ONNX Runtime here."
+	}
+	_, err := fmt.Fprintln(w, note)
 	return err
 }
 

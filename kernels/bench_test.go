@@ -195,3 +195,30 @@ func TestHotKernelsDoNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkConvMobileNet times the convolutions of mobilenet_tiny (batch
+// 3): the stem over RGB, depthwise 3x3 and 5x5 at strides 1 and 2, and
+// pointwise 1x1 products from 24x24 down to 3x3 planes.
+func BenchmarkConvMobileNet(b *testing.B) {
+	r := rand.New(rand.NewSource(1))
+	ints := func(v ...int64) ops.NamedArg { return pos(value.FromInts(v)) }
+	for _, c := range []struct {
+		name                      string
+		c, h, o, k, stride, group int
+	}{
+		{"stem-3x3s2-3to16-96", 3, 96, 16, 3, 2, 1},
+		{"dw-3x3s2-16-48", 16, 48, 16, 3, 2, 16},
+		{"dw-3x3s2-56-24", 56, 24, 56, 3, 2, 56},
+		{"dw-5x5s1-184-6", 184, 6, 184, 5, 1, 184},
+		{"pw-16to56-24", 16, 24, 56, 1, 1, 1},
+		{"pw-32to184-6", 32, 6, 184, 1, 1, 1},
+		{"pw-72to432-3", 72, 3, 432, 1, 1, 1},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			p := int64(c.k / 2)
+			benchKernel(b, "aten.convolution.default", tv(randTensor(r, 3, c.c, c.h, c.h)), tv(randTensor(r, c.o, c.c/c.group, c.k, c.k)),
+				tv(randTensor(r, c.o)), ints(int64(c.stride), int64(c.stride)), ints(p, p), ints(1, 1), pos(value.FromBool(false)),
+				ints(0, 0), pos(value.FromInt(int64(c.group))))
+		})
+	}
+}

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"math"
+	"sync"
 
 	"github.com/seam-rt/seam/kernels/gemm"
 	"github.com/seam-rt/seam/kernels/internal/par"
@@ -37,56 +38,112 @@ func pairArg(args []value.Value, i int, name string, nd, def int) ([2]int, error
 }
 
 // convolutionKernel handles 1-D and 2-D (non-transposed) convolution with
-// stride, padding, dilation, groups and bias, as im2col plus gemm per
-// (sample, group). 1-D runs as 2-D with height 1.
+// stride, padding, dilation, groups and bias, directly or as im2col plus
+// gemm per (sample, group). 1-D runs as 2-D with height 1.
 func convolutionKernel(ctx *Context, args, out []value.Value) error {
+	return convolution(ctx, args, out, nil)
+}
+
+// ConvolutionAct is aten.convolution.default followed by the activation
+// act (aten.relu.default, aten.hardswish.default or
+// aten.hardsigmoid.default) as one kernel, which an executor runs in
+// place of the two when the convolution's result has no other use: a
+// float32 output plane is activated as soon as it is computed, while it
+// is in cache, by the loop the activation's own kernel runs, so the
+// result is the two ops' own. ok is false for any other act.
+func ConvolutionAct(act string) (k Kernel, ok bool) {
+	var f func(dst, x []float32)
+	switch act {
+	case "aten.relu.default":
+		f = vec.Relu
+	case "aten.hardswish.default":
+		f = vec.Hardswish
+	case "aten.hardsigmoid.default":
+		f = vec.Hardsigmoid
+	default:
+		return nil, false
+	}
+	a, ok := Lookup(act)
+	if !ok {
+		return nil, false
+	}
+	return func(ctx *Context, args, out []value.Value) error {
+		return convolution(ctx, args, out, &convAct{f: f, kernel: a})
+	}, true
+}
+
+// convAct is an activation fused into a convolution: f on float32 planes,
+// kernel (the activation's registered kernel) on results of other dtypes.
+type convAct struct {
+	f      func(dst, x []float32)
+	kernel Kernel
+}
+
+func convolution(ctx *Context, args, out []value.Value, act *convAct) error {
+	fused, err := convolutionInto(ctx, args, out, act)
+	if err != nil || act == nil || fused {
+		return err
+	}
+	// A result of another dtype: the activation's own kernel on it.
+	res := []value.Value{{}}
+	if err := act.kernel(ctx, out[:1], res); err != nil {
+		return err
+	}
+	ctx.Release(out[0])
+	out[0] = res[0]
+	return nil
+}
+
+// convolutionInto computes the convolution into out[0]; with act, it
+// reports whether the float32 planes were activated as they were written.
+func convolutionInto(ctx *Context, args, out []value.Value, act *convAct) (bool, error) {
 	defer ctx.releaseTemps()
 	x, err := argTensor(args, 0, "input")
 	if err != nil {
-		return err
+		return false, err
 	}
 	w, err := argTensor(args, 1, "weight")
 	if err != nil {
-		return err
+		return false, err
 	}
 	bias, err := argOptTensor(args, 2, "bias")
 	if err != nil {
-		return err
+		return false, err
 	}
 	transposed, err := argBool(args, 6, "transposed")
 	if err != nil {
-		return err
+		return false, err
 	}
 	if transposed {
-		return errorf("transposed convolution is not supported")
+		return false, errorf("transposed convolution is not supported")
 	}
 	groups, err := argInt(args, 8, "groups")
 	if err != nil {
-		return err
+		return false, err
 	}
 	nd := x.Dim() - 2
 	if nd != 1 && nd != 2 || w.Dim() != x.Dim() {
-		return errorf("expected a 3-D or 4-D input with a weight of the same rank, got input %s and weight %s", x.Type(), w.Type())
+		return false, errorf("expected a 3-D or 4-D input with a weight of the same rank, got input %s and weight %s", x.Type(), w.Type())
 	}
 	stride, err := pairArg(args, 3, "stride", nd, 1)
 	if err != nil {
-		return err
+		return false, err
 	}
 	padding, err := pairArg(args, 4, "padding", nd, 0)
 	if err != nil {
-		return err
+		return false, err
 	}
 	dilation, err := pairArg(args, 5, "dilation", nd, 1)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if x.DType() != w.DType() || !x.DType().IsFloat() {
-		return errorf("input %s and weight %s must have the same float dtype", x.Type(), w.Type())
+		return false, errorf("input %s and weight %s must have the same float dtype", x.Type(), w.Type())
 	}
 	n, c := x.Size(0), x.Size(1)
 	o := w.Size(0)
 	if groups <= 0 || c%groups != 0 || o%groups != 0 || w.Size(1)*groups != c {
-		return errorf("weight %s with groups=%d does not fit input %s (expected %d input channels)", w.Type(), groups, x.Type(), w.Size(1)*max(groups, 1))
+		return false, errorf("weight %s with groups=%d does not fit input %s (expected %d input channels)", w.Type(), groups, x.Type(), w.Size(1)*max(groups, 1))
 	}
 	// Geometry as 2-D.
 	h, wd, kh, kw := 1, x.Size(-1), 1, w.Size(-1)
@@ -97,19 +154,19 @@ func convolutionKernel(ctx *Context, args, out []value.Value) error {
 	}
 	for _, v := range []int{sh, sw, dh, dw} {
 		if v <= 0 {
-			return errorf("stride and dilation must be positive: stride %v, dilation %v", stride, dilation)
+			return false, errorf("stride and dilation must be positive: stride %v, dilation %v", stride, dilation)
 		}
 	}
 	if ph < 0 || pw < 0 {
-		return errorf("negative padding %v is not supported", padding)
+		return false, errorf("negative padding %v is not supported", padding)
 	}
 	oh := (h+2*ph-dh*(kh-1)-1)/sh + 1
 	ow := (wd+2*pw-dw*(kw-1)-1)/sw + 1
 	if oh <= 0 || ow <= 0 {
-		return errorf("input %s is too small for kernel %s (output would be %dx%d)", x.Type(), w.Type(), oh, ow)
+		return false, errorf("input %s is too small for kernel %s (output would be %dx%d)", x.Type(), w.Type(), oh, ow)
 	}
 	if bias != nil && (bias.Dim() != 1 || bias.Size(0) != o) {
-		return errorf("bias %s must have %d elements", bias.Type(), o)
+		return false, errorf("bias %s must have %d elements", bias.Type(), o)
 	}
 	var sb [4]int
 	shape := append(sb[:0], n, o)
@@ -119,45 +176,48 @@ func convolutionKernel(ctx *Context, args, out []value.Value) error {
 	shape = append(shape, ow)
 	res, err := ctx.empty(x.DType(), shape)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if x.DType() == tensor.Float64 {
-		return convolution64(ctx, x, w, bias, res, conv2D{n, c, h, wd, o, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, groups}, out)
+		return false, convolution64(ctx, x, w, bias, res, conv2D{n, c, h, wd, o, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, groups}, out)
 	}
 	in, err := floatRows(ctx, x)
 	if err != nil {
-		return err
+		return false, err
 	}
 	wt, err := floatRows(ctx, w)
 	if err != nil {
-		return err
+		return false, err
 	}
 	var bv []float32
 	if bias != nil {
 		if bv, err = floatRows(ctx, bias); err != nil {
-			return err
+			return false, err
 		}
 	}
 	dstT := res
 	if res.DType() != tensor.Float32 {
 		if dstT, err = ctx.temp(tensor.Float32, shape); err != nil {
-			return err
+			return false, err
 		}
 	}
 	dst := tensor.Contig[float32](dstT)
 	cv := &conv{n: n, c: c, h: h, w: wd, o: o, groups: groups, cg: c / groups, og: o / groups,
 		kh: kh, kw: kw, sh: sh, sw: sw, ph: ph, pw: pw, dh: dh, dw: dw, oh: oh, ow: ow,
 		in: in, wt: wt, bias: bv, dst: dst}
+	if act != nil && dstT == res {
+		cv.act = act.f
+	}
 	if err := cv.run(ctx); err != nil {
-		return err
+		return false, err
 	}
 	if dstT != res {
 		if err := tensor.Copy(res, dstT); err != nil {
-			return err
+			return false, err
 		}
 	}
 	out[0] = value.FromTensor(res)
-	return nil
+	return cv.act != nil, nil
 }
 
 // conv is one float32 convolution: NCHW input, OIHW weight, 2-D geometry.
@@ -166,11 +226,26 @@ type conv struct {
 	kh, kw, sh, sw, ph, pw, dh, dw int
 	oh, ow                         int
 	in, wt, bias, dst              []float32
+	// act, when set, activates each output plane in place once written.
+	act func(dst, x []float32)
 }
 
-// directMaxOG is the most output channels per group that the direct
-// kernel computes: past it, im2col and a GEMM of that many rows wins.
-const directMaxOG = 4
+// The direct kernel computes a convolution with at most directMaxOG
+// output channels per group, or one wider than 1x1 (which im2col would
+// copy kh*kw times) with at most directMaxTaps taps per output (few input
+// channels) or at most directMaxPlane outputs: past these, im2col (none for
+// 1x1) and a GEMM of that many rows and that long a k wins.
+const (
+	directMaxOG    = 4
+	directMaxTaps  = 32
+	directMaxPlane = 64
+)
+
+// direct reports whether the direct kernel computes cv.
+func (cv *conv) direct() bool {
+	wide := cv.kh*cv.kw > 1 || cv.sh*cv.sw > 1 || cv.ph+cv.pw > 0
+	return cv.og <= directMaxOG || wide && (cv.cg*cv.kh*cv.kw <= directMaxTaps || cv.oh*cv.ow <= directMaxPlane)
+}
 
 // run computes every output plane: directly (depthwise and small-group
 // convolutions, where the GEMM would have a handful of rows), or as im2col
@@ -179,19 +254,29 @@ const directMaxOG = 4
 func (cv *conv) run(ctx *Context) error {
 	planes := cv.oh * cv.ow
 	macs := float64(planes * cv.cg * cv.kh * cv.kw)
-	if cv.og <= directMaxOG {
-		// One item is one output plane.
-		items := cv.n * cv.o
-		if k := par.Chunks(ctx.Threads, items, macs); k > 1 {
+	one := cv.kh == 1 && cv.kw == 1 && cv.sh == 1 && cv.sw == 1 && cv.ph == 0 && cv.pw == 0
+	if one && planes == 1 && cv.groups == 1 {
+		cv.pointwise1x1(ctx.Threads)
+		return nil
+	}
+	if cv.direct() {
+		// One item is one (sample, group).
+		items := cv.n * cv.groups
+		lay := cv.directLayout()
+		offs := cv.tapOffsets(ctx.scratchInts(cv.cg*cv.kh*cv.kw), lay)
+		if k := par.Chunks(ctx.Threads, items, macs*float64(cv.og)); k > 1 {
 			// A copy, so that only this branch moves it to the heap.
 			c := *cv
-			par.For(k, items, 1, func(lo, hi int) { c.directPlanes(lo, hi, make([]float32, c.phaseLen())) })
+			par.For(k, items, 1, func(lo, hi int) {
+				buf := getF32(lay.bufLen(c.groups, c.og))
+				c.directGroups(lo, hi, *buf, offs, lay)
+				f32Pool.Put(buf)
+			})
 		} else {
-			cv.directPlanes(0, items, ctx.scratchF32(cv.phaseLen()))
+			cv.directGroups(0, items, ctx.scratchF32(lay.bufLen(cv.groups, cv.og)), offs, lay)
 		}
 		return nil
 	}
-	one := cv.kh == 1 && cv.kw == 1 && cv.sh == 1 && cv.sw == 1 && cv.ph == 0 && cv.pw == 0
 	kk := cv.cg * cv.kh * cv.kw
 	k := par.Chunks(ctx.Threads, cv.n, macs*float64(cv.o))
 	var col []float32
@@ -219,6 +304,22 @@ func (cv *conv) run(ctx *Context) error {
 	return nil
 }
 
+// pointwise1x1 computes a 1x1 convolution of 1x1 planes (squeeze-excite's
+// gates) as the Linear layer it is: out[n, o] = x[n, c] * w[o, c]^T for
+// all samples in one product, then the bias and the activation, instead
+// of a product of one column per sample.
+func (cv *conv) pointwise1x1(threads int) {
+	gemm.SgemmThreads(threads, false, true, cv.n, cv.o, cv.c, 1, cv.in, cv.c, cv.wt, cv.c, 0, cv.dst, cv.o)
+	if cv.bias != nil {
+		for b := 0; b < cv.n; b++ {
+			vec.Add(cv.dst[b*cv.o:(b+1)*cv.o], cv.dst[b*cv.o:(b+1)*cv.o], cv.bias)
+		}
+	}
+	if cv.act != nil {
+		cv.act(cv.dst, cv.dst)
+	}
+}
+
 // gemmSamples computes samples [lo, hi) as im2col (into col, unless the
 // convolution is 1x1) and a GEMM per group on up to threads goroutines.
 func (cv *conv) gemmSamples(lo, hi int, col []float32, threads int) {
@@ -234,113 +335,220 @@ func (cv *conv) gemmSamples(lo, hi int, col []float32, threads int) {
 				a = col
 			}
 			outG := cv.dst[(b*cv.o+g*cv.og)*plane : (b*cv.o+(g+1)*cv.og)*plane]
-			beta := float32(0)
+			gemm.SgemmThreads(threads, false, false, cv.og, plane, kk, 1, cv.wt[g*cv.og*kk:(g+1)*cv.og*kk], kk, a, plane, 0, outG, plane)
 			if cv.bias != nil {
 				for oc := 0; oc < cv.og; oc++ {
-					fill(outG[oc*plane:(oc+1)*plane], cv.bias[g*cv.og+oc])
+					addBias(outG[oc*plane:(oc+1)*plane], cv.bias[g*cv.og+oc])
 				}
-				beta = 1
 			}
-			gemm.SgemmThreads(threads, false, false, cv.og, plane, kk, 1, cv.wt[g*cv.og*kk:(g+1)*cv.og*kk], kk, a, plane, beta, outG, plane)
+			if cv.act != nil {
+				cv.act(outG, outG)
+			}
 		}
 	}
 }
 
-func fill(row []float32, v float32) {
+// directLayout is where the direct kernel puts one group's input: each
+// channel zero-padded and split by stride into sh*sw phase planes of hq x
+// wq (phase (ry, rx) holds the padded rows ry, ry+sh, ... and columns rx,
+// rx+sw, ...), so that every tap of every output reads a shifted copy of
+// one phase plane. Outputs are computed wq apart (wide rows; the columns
+// past ow are thrown away), wide of them in all.
+type directLayout struct {
+	hq, wq, phase, chans, wide int
+}
+
+func (cv *conv) directLayout() directLayout {
+	hq := (cv.h + 2*cv.ph + cv.sh - 1) / cv.sh
+	wq := (cv.w + 2*cv.pw + cv.sw - 1) / cv.sw
+	phase := hq * wq
+	// vec.Taps keeps 64 outputs in registers at a time and goes 8 at a
+	// time (waiting on FMA latency) past the last 64: a wide plane a little
+	// short of 64 is cheaper computed to the next 64.
+	wide := roundUp((cv.oh-1)*wq+cv.ow, 8)
+	if wide%64 >= 40 {
+		wide = roundUp(wide, 64)
+	}
+	return directLayout{hq: hq, wq: wq, phase: phase, chans: cv.cg * cv.sh * cv.sw * phase, wide: wide}
+}
+
+// directBlock is how many groups of one sample the direct kernel pads and
+// computes at once: enough to spread a depthwise convolution's per-call
+// work over many small planes, few enough that their padded inputs stay
+// in L2 (64 KiB of them).
+func (l directLayout) directBlock(groups int) int { return max(1, min(groups, 16384/l.chans)) }
+
+// bufLen is the scratch one goroutine needs for og output channels per
+// group: a block of padded groups, with room for the widest read past
+// their end, their wide outputs, and a zero bias.
+func (l directLayout) bufLen(groups, og int) int {
+	gb := l.directBlock(groups)
+	return gb*l.chans + l.wide + gb*og*l.wide + gb*og
+}
+
+// addBias adds b to every element of a plane: vec.AddScalar, or a loop
+// for the small planes where its call costs more than the adds.
+func addBias(row []float32, b float32) {
+	if len(row) >= 32 {
+		vec.AddScalar(row, row, b)
+		return
+	}
 	for i := range row {
-		row[i] = v
+		row[i] += b
 	}
 }
 
-// directPlanes computes output planes [lo, hi) (plane p is sample p/o,
-// channel p%o) without im2col: each output row starts at the bias, then
-// adds every tap that reads the input (channel of the group, kernel row,
-// kernel column, in that order) as an axpy along the row. A stride-2 row
-// is first split into its even and odd columns so that every tap reads a
-// contiguous run.
-func (cv *conv) directPlanes(lo, hi int, phases []float32) {
-	hw := cv.h * cv.w
-	taps := cv.kh * cv.kw
-	for p := lo; p < hi; p++ {
-		b, oc := p/cv.o, p%cv.o
-		g := oc / cv.og
-		out := cv.dst[p*cv.oh*cv.ow:][:cv.oh*cv.ow]
-		bias := float32(0)
-		if cv.bias != nil {
-			bias = cv.bias[oc]
-		}
-		fill(out, bias)
-		for ic := 0; ic < cv.cg; ic++ {
-			src := cv.in[(b*cv.c+g*cv.cg+ic)*hw:][:hw]
-			wk := cv.wt[(oc*cv.cg+ic)*taps:][:taps]
-			for y := 0; y < cv.oh; y++ {
-				row := out[y*cv.ow:][:cv.ow]
-				for ki := 0; ki < cv.kh; ki++ {
-					iy := y*cv.sh - cv.ph + ki*cv.dh
-					if iy < 0 || iy >= cv.h {
-						continue
-					}
-					line := src[iy*cv.w:][:cv.w]
-					if cv.sw > 1 {
-						splitPhases(phases, line, cv.sw)
-					}
-					for kj := 0; kj < cv.kw; kj++ {
-						cv.tap(row, line, phases, wk[ki*cv.kw+kj], kj*cv.dw-cv.pw)
-					}
-				}
+// f32Pool holds the scratch of the goroutines a kernel starts (the
+// caller's own goroutine uses its Context's).
+var f32Pool sync.Pool
+
+// getF32 returns a pooled buffer of at least n float32s, sliced to n.
+func getF32(n int) *[]float32 {
+	b, _ := f32Pool.Get().(*[]float32)
+	if b == nil {
+		b = new([]float32)
+	}
+	if cap(*b) < n {
+		*b = make([]float32, n)
+	}
+	*b = (*b)[:n]
+	return b
+}
+
+// copyShort is copy for the rows of small planes, where a memmove call
+// costs more than the copy (measured: up to 16 values; past that memmove
+// wins, also over eight-value array moves).
+func copyShort(dst, src []float32) {
+	if len(dst) > 16 {
+		copy(dst, src)
+		return
+	}
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = src[i]
+	}
+}
+
+func roundUp(x, m int) int { return (x + m - 1) / m * m }
+
+// tapOffsets lists where each tap (input channel, kernel row, kernel
+// column, in the weight's order) reads the padded input, relative to its
+// output: tap (ic, ki, kj) of output (y, x) is padded row y*sh + ki*dh,
+// column x*sw + kj*dw, in phase ((ki*dh)%sh, (kj*dw)%sw).
+func (cv *conv) tapOffsets(offs []int, l directLayout) []int {
+	i := 0
+	for ic := 0; ic < cv.cg; ic++ {
+		for ki := 0; ki < cv.kh; ki++ {
+			ry, qy := ki*cv.dh%cv.sh, ki*cv.dh/cv.sh
+			for kj := 0; kj < cv.kw; kj++ {
+				rx, qx := kj*cv.dw%cv.sw, kj*cv.dw/cv.sw
+				offs[i] = ic*cv.sh*cv.sw*l.phase + (ry*cv.sw+rx)*l.phase + qy*l.wq + qx
+				i++
 			}
 		}
 	}
+	return offs
 }
 
-// phaseLen is the size of splitPhases' buffer (0 at stride 1).
-func (cv *conv) phaseLen() int {
-	if cv.sw == 1 {
-		return 0
-	}
-	return cv.sw * ((cv.w + cv.sw - 1) / cv.sw)
-}
-
-// tap adds wv*line[xo*sw + off] to row[xo] for every xo that reads the
-// line (the others read padding).
-func (cv *conv) tap(row, line, phases []float32, wv float32, off int) {
-	sw, w := cv.sw, cv.w
-	// Columns xo in [x0, x1) read ix = xo*sw + off in [0, w).
-	x0 := 0
-	if off < 0 {
-		x0 = min((-off+sw-1)/sw, cv.ow)
-	}
-	x1 := 0
-	if w-1-off >= 0 {
-		x1 = min((w-1-off)/sw+1, cv.ow)
-	}
-	if x0 >= x1 {
-		return
-	}
-	if sw == 1 {
-		vec.Axpy(row[x0:x1], line[x0+off:x1+off], wv)
-		return
-	}
-	// ix = xo*sw + off = (xo + q)*sw + r with r in [0, sw): phase r of the
-	// line, from column x0 + q.
-	q, r := floorDiv(off, sw), off-floorDiv(off, sw)*sw
-	n := (w + sw - 1) / sw
-	ph := phases[r*n:][:n]
-	vec.Axpy(row[x0:x1], ph[x0+q:x1+q], wv)
-}
-
-// splitPhases lays out line's columns by their remainder mod sw: phase r
-// (n = ceil(w/sw) values, padded with zeros) holds line[r], line[r+sw], ...
-func splitPhases(phases, line []float32, sw int) {
-	n := (len(line) + sw - 1) / sw
-	for r := 0; r < sw; r++ {
-		ph := phases[r*n:][:n]
-		i := 0
-		for j := r; j < len(line); j += sw {
-			ph[i] = line[j]
-			i++
+// directGroups computes the output planes of items [lo, hi) (item i is
+// sample i/groups, group i%groups), a block of consecutive groups of one
+// sample at a time: their inputs padded and split by phase, then per
+// group vec.TapsChannels over all its output channels and taps (the bias
+// first), or for one channel per group vec.TapsPlanes over the whole
+// block, and the wide rows copied out.
+func (cv *conv) directGroups(lo, hi int, buf []float32, offs []int, l directLayout) {
+	gb := l.directBlock(cv.groups)
+	og, taps, hw, plane := cv.og, cv.cg*cv.kh*cv.kw, cv.h*cv.w, cv.oh*cv.ow
+	pad := buf[:gb*l.chans+l.wide]
+	wide := buf[len(pad):][:gb*og*l.wide]
+	zero := buf[len(pad)+len(wide):][:gb*og]
+	clear(zero)
+	for it := lo; it < hi; {
+		b, g := it/cv.groups, it%cv.groups
+		n := min(hi-it, gb, cv.groups-g) // groups g..g+n-1 of sample b
+		cv.padGroups(pad[:n*l.chans+l.wide], cv.in[(b*cv.c+g*cv.cg)*hw:][:n*cv.cg*hw], n, l)
+		bias := zero[:n*og]
+		if cv.bias != nil {
+			bias = cv.bias[g*og : (g+n)*og]
 		}
-		clear(ph[i:])
+		w := cv.wt[g*og*taps:][:n*og*taps]
+		if og == 1 {
+			vec.TapsPlanes(wide, l.wide, l.wide, pad, l.chans, offs, w, taps, bias)
+		} else {
+			for j := 0; j < n; j++ {
+				vec.TapsChannels(wide[j*og*l.wide:], l.wide, l.wide, pad[j*l.chans:], offs, w[j*og*taps:][:og*taps], bias[j*og:(j+1)*og])
+			}
+		}
+		for k := 0; k < n*og; k++ {
+			out := cv.dst[(b*cv.o+g*og+k)*plane:][:plane]
+			wk := wide[k*l.wide:]
+			for y := 0; y < cv.oh; y++ {
+				copyShort(out[y*cv.ow:(y+1)*cv.ow], wk[y*l.wq:])
+			}
+			if cv.act != nil {
+				cv.act(out, out)
+			}
+		}
+		it += n
+	}
+}
+
+// padGroups lays out the input channels of n consecutive groups (src, n*cg
+// h x w planes) in pad as directLayout describes, one group l.chans after
+// the other, zeros everywhere else.
+func (cv *conv) padGroups(pad, src []float32, n int, l directLayout) {
+	clear(pad)
+	sh, sw := cv.sh, cv.sw
+	for ic := 0; ic < n*cv.cg; ic++ {
+		base := ic * sh * sw * l.phase
+		if sh == 2 && sw == 2 && cv.w%2 == 0 {
+			// The input rows of each row phase at once: rows iy0, iy0+2, ...
+			// are rows qy0, qy0+1, ... of phase ry, their even and odd
+			// columns split into phases (ry, pw&1) and (ry, (pw+1)&1).
+			plane := src[ic*cv.h*cv.w:][:cv.h*cv.w]
+			pw := cv.pw
+			for ry := 0; ry < 2; ry++ {
+				iy0 := (ry - cv.ph%2 + 2) % 2
+				rows := (cv.h - iy0 + 1) / 2
+				if rows <= 0 {
+					continue
+				}
+				row := base + ry*2*l.phase + (iy0+cv.ph)/2*l.wq
+				vec.DeinterleaveRows(pad[row+pw&1*l.phase+pw>>1:], pad[row+(pw+1)&1*l.phase+(pw+1)>>1:], l.wq,
+					plane[iy0*cv.w:], 2*cv.w, cv.w/2, rows)
+			}
+			continue
+		}
+		// Padded row r = iy + ph is row qy of phase ry.
+		ry, qy := cv.ph%sh, cv.ph/sh
+		for iy := 0; iy < cv.h; iy, ry = iy+1, ry+1 {
+			if ry == sh {
+				ry, qy = 0, qy+1
+			}
+			line := src[(ic*cv.h+iy)*cv.w:][:cv.w]
+			row := base + ry*sw*l.phase + qy*l.wq
+			switch sw {
+			case 1:
+				copyShort(pad[row+cv.pw:][:cv.w], line)
+				continue
+			case 2:
+				// Even columns to one phase, odd ones to the other.
+				pw := cv.pw
+				vec.Deinterleave(pad[row+pw&1*l.phase+pw>>1:][:(cv.w+1)/2], pad[row+(pw+1)&1*l.phase+(pw+1)>>1:][:cv.w/2], line)
+				continue
+			}
+			// Columns ix with (ix + pw) % sw == rx go to phase rx, from
+			// column (ix + pw) / sw.
+			for rx := 0; rx < sw; rx++ {
+				ix0 := ((rx-cv.pw)%sw + sw) % sw
+				d := pad[row+rx*l.phase+(ix0+cv.pw)/sw:]
+				j := 0
+				for ix := ix0; ix < cv.w; ix += sw {
+					d[j] = line[ix]
+					j++
+				}
+			}
+		}
 	}
 }
 

@@ -190,7 +190,9 @@ func TestConvolutionMatchesDefinition(t *testing.T) {
 	four.Threads = 4
 	// Large enough to be split: depthwise over planes, im2col over samples,
 	// and one sample inside the GEMM.
-	big := [][7]int{{8, 32, 32, 1, 32, 3, 2}, {4, 16, 32, 16, 32, 3, 1}, {1, 32, 64, 32, 40, 3, 1}, {3, 24, 48, 24, 20, 5, 2}}
+	// The last: 1x1 over 1x1 planes (squeeze-excite), one product for the batch.
+	big := [][7]int{{8, 32, 32, 1, 32, 3, 2}, {4, 16, 32, 16, 32, 3, 1}, {1, 32, 64, 32, 40, 3, 1}, {3, 24, 48, 24, 20, 5, 2},
+		{3, 56, 216, 56, 1, 1, 1}}
 	for trial := 0; trial < 300+len(big); trial++ {
 		n, groups := 1+r.Intn(3), 1+r.Intn(4)
 		cg, og := 1+r.Intn(3), []int{1, 1, 2, 3, 5, 8}[r.Intn(6)]
@@ -235,4 +237,66 @@ func TestConvolutionMatchesDefinition(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A convolution with a fused activation gives bitwise what the two
+// kernels give one after the other: float32 through the direct and the
+// GEMM paths (on one thread and on four), float64 through the activation's
+// own kernel.
+func TestConvolutionActMatchesTwoOps(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	pair := func(v int) value.Value { return value.FromInts([]int64{int64(v), int64(v)}) }
+	for _, act := range []string{"aten.relu.default", "aten.hardswish.default", "aten.hardsigmoid.default"} {
+		fused, ok := ConvolutionAct(act)
+		if !ok {
+			t.Fatalf("%s: no fused kernel", act)
+		}
+		actK, _ := Lookup(act)
+		for _, c := range []struct{ n, c, h, o, k, s, g int }{
+			{2, 8, 12, 8, 3, 1, 8}, {2, 3, 16, 16, 3, 2, 1}, {3, 32, 9, 48, 1, 1, 1}, {1, 16, 20, 32, 3, 1, 1}, {3, 56, 1, 216, 1, 1, 1},
+		} {
+			for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+				for _, threads := range []int{1, 4} {
+					mk := func(sizes ...int) *tensor.Tensor {
+						v := make([]float64, tensor.Numel(sizes))
+						for i := range v {
+							v[i] = float64(float32(r.NormFloat64()))
+						}
+						t, _ := tensor.FromSlice(v, sizes...)
+						if dt == tensor.Float32 {
+							t = mustF32(t)
+						}
+						return t
+					}
+					x, w, b := mk(c.n, c.c, c.h, c.h), mk(c.o, c.c/c.g, c.k, c.k), mk(c.o)
+					args := []value.Value{value.FromTensor(x), value.FromTensor(w), value.FromTensor(b), pair(c.s), pair(c.k / 2), pair(1),
+						value.FromBool(false), pair(0), value.FromInt(int64(c.g))}
+					ctx := NewContext()
+					ctx.Threads = threads
+					got, conv, want := make([]value.Value, 1), make([]value.Value, 1), make([]value.Value, 1)
+					if err := fused(ctx, args, got); err != nil {
+						t.Fatal(err)
+					}
+					if err := convolutionKernel(ctx, args, conv); err != nil {
+						t.Fatal(err)
+					}
+					if err := actK(ctx, conv, want); err != nil {
+						t.Fatal(err)
+					}
+					if !tensor.Equal(got[0].Tensor(), want[0].Tensor()) {
+						t.Fatalf("%s %v %s on %d threads: fused result differs", act, c, dt, threads)
+					}
+				}
+			}
+		}
+	}
+}
+
+// mustF32 is t converted to float32.
+func mustF32(t *tensor.Tensor) *tensor.Tensor {
+	c, _ := tensor.FromSlice(make([]float32, t.Numel()), t.Sizes()...)
+	if err := tensor.Copy(c, t); err != nil {
+		panic(err)
+	}
+	return c
 }

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"github.com/seam-rt/seam/kernels/gemm"
+	"github.com/seam-rt/seam/kernels/internal/par"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
 )
@@ -113,25 +114,63 @@ func matmulCore(ctx *Context, a, b, out *tensor.Tensor, alpha, beta float64) err
 	if err := w.Err(); err != nil {
 		return err
 	}
+	// The (out, a, b) offsets of every product in the batch.
+	count := 1
+	for _, d := range batch {
+		count *= d
+	}
+	offs := ctx.scratchInts(3 * count)[:0]
 	for w.Next() {
 		for i := 0; i < w.Len; i++ {
-			oc, oa, ob := w.Off[0]+i*w.Step[0], w.Off[1]+i*w.Step[1], w.Off[2]+i*w.Step[2]
-			switch native {
-			case tensor.Float32:
-				gemm.SgemmThreads(ctx.Threads, ta, tb, m, n, k, float32(alpha), tensor.Data[float32](a)[oa:], lda,
-					tensor.Data[float32](b)[ob:], ldb, float32(beta), tensor.Data[float32](dst)[oc:], max(n, 1))
-			case tensor.Float64:
-				gemm.Dgemm(ta, tb, m, n, k, alpha, tensor.Data[float64](a)[oa:], lda,
-					tensor.Data[float64](b)[ob:], ldb, beta, tensor.Data[float64](dst)[oc:], max(n, 1))
-			default:
-				naiveIntGemm(ta, tb, m, n, k, int64(alpha), a, oa, lda, b, ob, ldb, int64(beta), dst, oc)
-			}
+			offs = append(offs, w.Off[0]+i*w.Step[0], w.Off[1]+i*w.Step[1], w.Off[2]+i*w.Step[2])
 		}
+	}
+	bt := batchGemm{native: native, ta: ta, tb: tb, m: m, n: n, k: k, lda: lda, ldb: ldb,
+		alpha: alpha, beta: beta, a: a, b: b, dst: dst, offs: offs}
+	// Several products at once when each is too small to split (attention
+	// heads); one at a time otherwise, each split inside the GEMM. A
+	// product's arithmetic is the same either way.
+	nprod := len(offs) / 3
+	if chunks := par.Chunks(ctx.Threads, nprod, float64(m)*float64(n)*float64(k)); chunks > 1 {
+		c := bt // only this branch moves a copy to the heap
+		par.For(chunks, nprod, 1, func(lo, hi int) { c.run(lo, hi, 1) })
+	} else {
+		bt.run(0, nprod, ctx.Threads)
 	}
 	if dst != out {
 		return tensor.Copy(out, dst)
 	}
 	return nil
+}
+
+// batchGemm is a batch of products of one shape, product i at offsets
+// offs[3i:3i+3] of dst, a and b.
+type batchGemm struct {
+	native      tensor.DType
+	ta, tb      bool
+	m, n, k     int
+	lda, ldb    int
+	alpha, beta float64
+	a, b, dst   *tensor.Tensor
+	offs        []int
+}
+
+// run computes products [lo, hi), each on up to threads goroutines.
+func (g *batchGemm) run(lo, hi, threads int) {
+	m, n, k := g.m, g.n, g.k
+	for i := lo; i < hi; i++ {
+		oc, oa, ob := g.offs[3*i], g.offs[3*i+1], g.offs[3*i+2]
+		switch g.native {
+		case tensor.Float32:
+			gemm.SgemmThreads(threads, g.ta, g.tb, m, n, k, float32(g.alpha), tensor.Data[float32](g.a)[oa:], g.lda,
+				tensor.Data[float32](g.b)[ob:], g.ldb, float32(g.beta), tensor.Data[float32](g.dst)[oc:], max(n, 1))
+		case tensor.Float64:
+			gemm.Dgemm(g.ta, g.tb, m, n, k, g.alpha, tensor.Data[float64](g.a)[oa:], g.lda,
+				tensor.Data[float64](g.b)[ob:], g.ldb, g.beta, tensor.Data[float64](g.dst)[oc:], max(n, 1))
+		default:
+			naiveIntGemm(g.ta, g.tb, m, n, k, int64(g.alpha), g.a, oa, g.lda, g.b, ob, g.ldb, int64(g.beta), g.dst, oc)
+		}
+	}
 }
 
 // naiveIntGemm covers integer matrix products, which ATen also supports on

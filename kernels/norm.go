@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 
+	"github.com/seam-rt/seam/kernels/internal/par"
 	"github.com/seam-rt/seam/kernels/internal/vec"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
@@ -198,7 +199,14 @@ func layerNormCore(ctx *Context, x *tensor.Tensor, normalized []int, w, b *tenso
 	}
 	means, rstds := ctx.scratchF64(2 * rows)[:rows], ctx.scratchF64(2 * rows)[rows:]
 	if gw != nil && gb != nil && n > 0 {
-		vec.LayerNormRows(dst, in, gw, gb, means, rstds, n, rows, eps)
+		// Rows on up to ctx.Threads goroutines, each computed alone.
+		if k := par.Chunks(ctx.Threads, rows, layerNormCost*float64(n)); k > 1 {
+			par.For(k, rows, 1, func(lo, hi int) {
+				vec.LayerNormRows(dst[lo*n:], in[lo*n:], gw, gb, means[lo:], rstds[lo:], n, hi-lo, eps)
+			})
+		} else {
+			vec.LayerNormRows(dst, in, gw, gb, means, rstds, n, rows, eps)
+		}
 	} else {
 		for r := 0; r < rows; r++ {
 			row := in[r*n : (r+1)*n]
@@ -702,3 +710,7 @@ func groupNorm64(ctx *Context, x, w, b *tensor.Tensor, n, c, hw, g int, eps floa
 	out[0], out[1], out[2] = value.FromTensor(res), value.FromTensor(mt), value.FromTensor(rt)
 	return nil
 }
+
+// layerNormCost is a layer norm element's work for par.Chunks, in the
+// units of a multiply-add: two passes for the moments, one to normalise.
+const layerNormCost = 6

@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 
+	"github.com/seam-rt/seam/kernels/internal/vec"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
 )
@@ -333,6 +334,13 @@ func meanKernel(dimArg, keepArg, dtypeArg int) Kernel {
 		if err != nil {
 			return err
 		}
+		if res, ok, err := meanInnerF32(ctx, x, mask, keep, dt); ok || err != nil {
+			if err != nil {
+				return err
+			}
+			out[0] = value.FromTensor(res)
+			return nil
+		}
 		res, err := floatReduce(ctx, x, mask, keep, dt, func(row []float64) float64 {
 			s := 0.0
 			for _, v := range row {
@@ -346,6 +354,49 @@ func meanKernel(dimArg, keepArg, dtypeArg int) Kernel {
 		out[0] = value.FromTensor(res)
 		return nil
 	}
+}
+
+// meanInnerF32 is mean over the innermost dims of a contiguous float32
+// tensor into float32 (a global average pool): each row summed in place
+// in float64 by vec.Sum, without floatReduce's float64 copy of the input.
+// ok is false for any other reduction.
+func meanInnerF32(ctx *Context, x *tensor.Tensor, mask []bool, keep bool, dt tensor.DType) (*tensor.Tensor, bool, error) {
+	nd := x.Dim()
+	if x.DType() != tensor.Float32 || dt != tensor.Float32 || nd == 0 || !x.IsContiguous() || x.Numel() == 0 {
+		return nil, false, nil
+	}
+	first := nd
+	for first > 0 && mask[first-1] {
+		first--
+	}
+	for i := 0; i < first; i++ {
+		if mask[i] {
+			return nil, false, nil
+		}
+	}
+	inner := 1
+	for i := first; i < nd; i++ {
+		inner *= x.Size(i)
+	}
+	shape := ctx.shape[:0]
+	for i := 0; i < nd; i++ {
+		switch {
+		case i < first:
+			shape = append(shape, x.Size(i))
+		case keep:
+			shape = append(shape, 1)
+		}
+	}
+	ctx.shape = shape[:0]
+	res, err := ctx.empty(tensor.Float32, shape)
+	if err != nil {
+		return nil, true, err
+	}
+	in, o := tensor.Contig[float32](x), tensor.Contig[float32](res)
+	for r := range o {
+		o[r] = float32(vec.Sum(in[r*inner:(r+1)*inner]) / float64(inner))
+	}
+	return res, true, nil
 }
 
 func extremeOf(row []float64, isMax bool) (float64, int) {

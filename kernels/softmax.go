@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 
+	"github.com/seam-rt/seam/kernels/internal/par"
 	"github.com/seam-rt/seam/kernels/internal/vec"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
@@ -111,7 +112,14 @@ func softmax(ctx *Context, x *tensor.Tensor, dim int, dt tensor.DType, logSoftma
 		}
 	} else if in, o := tensor.Contig[float32](src), tensor.Contig[float32](dst); !logSoftmax && !safe {
 		if n > 0 {
-			vec.SoftmaxRows(o, in, n, len(in)/n, n, n)
+			rows := len(in) / n
+			// Rows on up to ctx.Threads goroutines; each row is computed
+			// alone, so the split changes nothing.
+			if k := par.Chunks(ctx.Threads, rows, softmaxCost*float64(n)); k > 1 {
+				par.For(k, rows, 1, func(lo, hi int) { vec.SoftmaxRows(o[lo*n:], in[lo*n:], n, hi-lo, n, n) })
+			} else {
+				vec.SoftmaxRows(o, in, n, rows, n, n)
+			}
 		}
 	} else {
 		for r := 0; r+n <= len(in); r += n {
@@ -273,7 +281,14 @@ func ScaledMaskedSoftmax(ctx *Context, args, out []value.Value) error {
 	s := float32(scale)
 	for w.Next() {
 		if mStep == 1 {
-			vec.ScaledMaskedSoftmaxRows(o[w.Off[0]:], xd[w.Off[1]:], md[w.Off[2]:], s, n, w.Len, w.Step[0], w.Step[1], w.Step[2])
+			o0, x0, m0, s0, s1, s2 := w.Off[0], w.Off[1], w.Off[2], w.Step[0], w.Step[1], w.Step[2]
+			if k := par.Chunks(ctx.Threads, w.Len, softmaxCost*float64(n)); k > 1 {
+				par.For(k, w.Len, 1, func(lo, hi int) {
+					vec.ScaledMaskedSoftmaxRows(o[o0+lo*s0:], xd[x0+lo*s1:], md[m0+lo*s2:], s, n, hi-lo, s0, s1, s2)
+				})
+			} else {
+				vec.ScaledMaskedSoftmaxRows(o[o0:], xd[x0:], md[m0:], s, n, w.Len, s0, s1, s2)
+			}
 			continue
 		}
 		// A mask constant along the rows (or rows of one element).
@@ -288,3 +303,7 @@ func ScaledMaskedSoftmax(ctx *Context, args, out []value.Value) error {
 	out[0] = value.FromTensor(r)
 	return nil
 }
+
+// softmaxCost is a softmax element's work for par.Chunks, in the units of
+// a multiply-add: a max, an exp and a multiply.
+const softmaxCost = 16

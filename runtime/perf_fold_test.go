@@ -3,10 +3,14 @@ package runtime
 import (
 	"context"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/npy"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
 )
@@ -144,9 +148,18 @@ func TestConstantRewrites(t *testing.T) {
 
 // A program gives the same bits on one thread and on several.
 func TestThreadsKeepResults(t *testing.T) {
-	for _, c := range []struct{ model, cs string }{{"gpt2_tiny", "case3"}, {"bert_tiny", "case3"}, {"cnn", "case2"}} {
-		p := loadFixture(t, c.model, true)
-		in := caseInputs(t, c.model, c.cs)
+	for _, c := range []struct {
+		model, cs string
+		extra     bool
+	}{{"gpt2_tiny", "case3", false}, {"bert_tiny", "case3", false}, {"cnn", "case2", false},
+		{"mobilenet_tiny_b8", "case0", true}, {"vit_tiny", "case0", true}, {"llama_tiny", "case2", true}} {
+		var p *Program
+		var in []value.Value
+		if c.extra {
+			p, in = loadExtra(t, c.model, c.cs, true)
+		} else {
+			p, in = loadFixture(t, c.model, true), caseInputs(t, c.model, c.cs)
+		}
 		run := func(threads int) []value.Value {
 			p.frames.New = func() any { return newFrame(threads) }
 			f := p.frames.Get().(*frame)
@@ -165,5 +178,53 @@ func TestThreadsKeepResults(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// loadExtra loads a program of fixtures/extra (fused or not) and the
+// inputs of one of its cases.
+func loadExtra(t testing.TB, name, cs string, fuse bool) (*Program, []value.Value) {
+	t.Helper()
+	noFusion = !fuse
+	defer func() { noFusion = false }()
+	dir := fixtures.ExtraDir(name)
+	p, err := Load(fixtures.Load(t, filepath.Join(dir, "model.pt2")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := npy.ReadCase(os.DirFS(filepath.Join(dir, "io", cs)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in []value.Value
+	for _, x := range rc.Inputs {
+		in = append(in, InputValue(x))
+	}
+	return p, in
+}
+
+// In mobilenet_tiny every relu, hardswish and hardsigmoid that follows a
+// convolution runs inside it (kernels.ConvolutionAct), and the program's
+// output bits do not change.
+func TestConvActivationsFuse(t *testing.T) {
+	fused, in := loadExtra(t, "mobilenet_tiny", "case0", true)
+	plain, _ := loadExtra(t, "mobilenet_tiny", "case0", false)
+	if n, _ := countSteps(fused, "aten.relu.default"); n != 0 {
+		t.Errorf("%d relu steps left", n)
+	}
+	// The classifier's hardswish follows a Linear, not a convolution.
+	if n, _ := countSteps(fused, "aten.div.Tensor"); n != 1 {
+		t.Errorf("%d hard activations left, want 1", n)
+	}
+	want, err := plain.Run(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := fused.Run(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tensor.Equal(got[0].Tensor(), want[0].Tensor()) {
+		t.Errorf("output differs with fusion (max diff %g)", tensor.MaxAbsDiff(got[0].Tensor(), want[0].Tensor()))
 	}
 }

@@ -24,6 +24,9 @@ import (
 //   - hardswish and hardsigmoid as their decomposition spells them (add 3,
 //     clamp to [0, 6] in one or two clamps, mul by x, div by 6): the
 //     aten kernels, which round the same steps (perf_fold.go).
+//   - A convolution whose only use is relu, hardswish or hardsigmoid (once
+//     batch norm is folded into it): kernels.ConvolutionAct, which
+//     activates each output plane as soon as it is written.
 //
 // With the constant weights at hand (top-level graph inputs that are
 // parameters, buffers no run changes, or tensor constants), perf_fold.go
@@ -43,6 +46,9 @@ type fuser struct {
 	uses   []int    // slot -> references by steps and graph outputs
 	users  []int    // slot -> the last step that reads it
 	gone   []bool   // steps fused away
+	// runs is the op a fused step's kernel now computes, by step ("" for
+	// a step that runs its node's own op).
+	runs []string
 }
 
 // fuse rewrites the patterns above in gp and drops the steps they absorb.
@@ -52,7 +58,7 @@ func (c *compiler) fuse(gp *graphPlan, g *ir.Graph) {
 	}
 	n := len(c.slots)
 	f := &fuser{gp: gp, consts: c.consts, g: g, names: make([]string, n), prod: make([]int, n), uses: make([]int, n),
-		users: make([]int, n), gone: make([]bool, len(gp.steps))}
+		users: make([]int, n), gone: make([]bool, len(gp.steps)), runs: make([]string, len(gp.steps))}
 	for name, s := range c.slots {
 		f.names[s] = name
 	}
@@ -117,6 +123,15 @@ func (c *compiler) fuse(gp *graphPlan, g *ir.Graph) {
 			fused = f.packWeight(i) || fused
 		}
 	}
+	for i := range gp.steps {
+		if noFusion {
+			break
+		}
+		switch f.op(i) {
+		case "aten.relu.default", "aten.hardswish.default", "aten.hardsigmoid.default":
+			fused = f.convActivation(i) || fused
+		}
+	}
 	if !fused {
 		return
 	}
@@ -138,6 +153,39 @@ func (f *fuser) target(i int) string {
 		return ""
 	}
 	return ir.OpName(f.gp.steps[i].node.Target)
+}
+
+// op is the op step i computes: its node's target, or what fusion made
+// it run instead.
+func (f *fuser) op(i int) string {
+	if t := f.target(i); t == "" || f.runs[i] == "" {
+		return t
+	}
+	return f.runs[i]
+}
+
+// convActivation fuses the activation step a into the convolution that
+// defines its input, when that is the convolution's only use.
+func (f *fuser) convActivation(a int) bool {
+	st := &f.gp.steps[a]
+	if len(st.args) != 1 || st.args[0].kind != tmplSlot || f.out(a) < 0 {
+		return false
+	}
+	v := st.args[0].slot
+	pc, ok := f.single(v, "aten.convolution.default")
+	if !ok || f.out(pc) != v || !f.float32(f.out(a)) {
+		return false
+	}
+	k, ok := kernels.ConvolutionAct(f.op(a))
+	if !ok {
+		return false
+	}
+	cv := &f.gp.steps[pc]
+	cv.kernel = k
+	cv.outs[0].slot = st.outs[0].slot
+	f.prod[st.outs[0].slot] = pc
+	f.gone[a] = true
+	return true
 }
 
 // single returns the step that defines slot s with op target, when s has

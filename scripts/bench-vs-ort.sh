@@ -1,11 +1,33 @@
 #!/usr/bin/env bash
-# The README's speed figures: seam on one thread against ONNX Runtime 1.30 and
-# torch 1.13 (one thread each, through ../shared/tools), plus seam on every
-# core, for the fixtures `seam bench run` times. Names the machine first.
+# The README's speed figures, in one run: names the machine and its load, then
+#  1. one core (taskset -c 0, inherited by the reference scripts): seam on one
+#     thread against ONNX Runtime 1.30 and torch 1.13 (one thread each, through
+#     ../shared/tools), ratios first, in interleaved rounds;
+#  2. the matrix kernel on that core against OpenBLAS (through torch.mm);
+#  3. every core: seam on one goroutine against two (--threads), per fixture
+#     and for a 1024² product.
 # Needs ../shared/tools, node with ONNX Runtime (setup-ort.sh) and torch.
+# SEAM_BENCH_TIME (default 1s) is seam's time per figure and round.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools=${1:-../shared/tools}
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(grep -o -m1 'avx512f' /proc/cpuinfo || echo 'no AVX-512'); $(date -u +%Y-%m-%d)"
+t=${SEAM_BENCH_TIME:-1s}
+cores=$(nproc)
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $cores cores, $(grep -o -m1 'avx512f' /proc/cpuinfo || echo 'no AVX-512'); $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 bash "$tools/setup-ort.sh" >/dev/null
-go run ./cmd/seam bench run --torch "$tools" --time "${SEAM_BENCH_TIME:-2s}"
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+go build -o "$bin/seam" ./cmd/seam
+echo
+echo "## one core (taskset -c 0)"
+taskset -c 0 "$bin/seam" bench run --torch "$tools" --time "$t" --rounds 3
+echo
+echo "## matrix kernel, one core (taskset -c 0)"
+taskset -c 0 "$bin/seam" bench gemm --torch "$tools" --time "$t" --rounds 3
+echo
+echo "## $cores cores: seam on one goroutine and on $cores"
+"$bin/seam" bench run --threads "$cores" --time "$t" --rounds 3
+"$bin/seam" bench gemm --threads "$cores" --time "$t" --rounds 5
+echo
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

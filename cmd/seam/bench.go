@@ -17,9 +17,11 @@ func benchCmd() *cobra.Command {
 	var fixturesDir, torchTools string
 	var minTime time.Duration
 	var asJSON bool
+	var threads, rounds int
+	var models []string
 	cmd := &cobra.Command{
-		Use:   "bench run|partition",
-		Short: "Time seam beside PyTorch: running programs, and partitioning",
+		Use:   "bench run|gemm|partition",
+		Short: "Time seam beside ONNX Runtime and PyTorch: running programs, the matrix kernel, and partitioning",
 		Long: "bench run times every fixture's reference case and prints it beside PyTorch's\n" +
 			"figures for the same graph; bench run MODEL.pt2 --case DIR ... times your own\n" +
 			"program on your cases. bench partition times the partitioner on gpt2_l12 (stress\n" +
@@ -62,12 +64,17 @@ func benchCmd() *cobra.Command {
 	var caseDirs []string
 	run := &cobra.Command{
 		Use:   "run [MODEL.pt2 --case DIR [--case DIR ...]]",
-		Short: "Time the fixtures' reference cases (or a program's cases) beside PyTorch",
-		Args:  cobra.MaximumNArgs(1),
+		Short: "Time the fixtures' reference cases (or a program's cases) beside ONNX Runtime and PyTorch",
+		Long: "bench run times every fixture's reference case (or MODEL.pt2 on its --case folders) on one\n" +
+			"thread, in --rounds interleaved rounds: seam, then (with --torch DIR) ONNX Runtime on the graph\n" +
+			"exported to ONNX, then seam on --threads goroutines when above 1; torch_run.py once at the end.\n" +
+			"Run it under taskset -c 0 for one-core figures (the scripts it starts inherit the core).",
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := check(); err != nil {
 				return err
 			}
+			o := bench.RunOptions{Tools: torchTools, Threads: threads, Rounds: rounds, MinRuns: 20, MinTime: minTime, Models: models}
 			var rs []bench.RunResult
 			if len(args) == 1 {
 				if fixturesDir != "" {
@@ -84,7 +91,7 @@ func benchCmd() *cobra.Command {
 						return err
 					}
 				}
-				rs = bench.ModelRuns(args[0], caseDirs, torchTools, 20, minTime)
+				rs = bench.ModelRuns(args[0], caseDirs, o)
 			} else {
 				if len(caseDirs) > 0 {
 					return fmt.Errorf("--case goes with a MODEL.pt2: seam bench run MODEL.pt2 --case DIR")
@@ -93,7 +100,7 @@ func benchCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				rs = bench.Runs(dir, torchTools, 20, minTime)
+				rs = bench.Runs(dir, o)
 			}
 			failed := 0
 			for _, r := range rs {
@@ -116,7 +123,43 @@ func benchCmd() *cobra.Command {
 		},
 	}
 	run.Flags().StringArrayVar(&caseDirs, "case", nil, "a case folder of MODEL.pt2 to time (DIR/in_*.npy); repeatable")
+	run.Flags().IntVar(&threads, "threads", 0, "also time seam on this many goroutines (0 or 1: one thread only)")
+	run.Flags().IntVar(&rounds, "rounds", 3, "interleaved rounds per case")
+	run.Flags().StringSliceVar(&models, "model", nil, "time only these programs' cases (repeat or comma-separate)")
 	cmd.AddCommand(run)
+	var gemmThreads int
+	gemmCmd := &cobra.Command{
+		Use:   "gemm",
+		Short: "Time the float32 matrix kernel beside OpenBLAS (through torch.mm), and on several goroutines",
+		Long: "bench gemm times seam's Sgemm on square and transformer shapes on one thread, in\n" +
+			"--rounds interleaved rounds with OpenBLAS through torch 1.13's torch.mm (with --torch DIR,\n" +
+			"the folder of anchor_env.py), then a 1024² product on one goroutine and on --threads.\n" +
+			"Run it under taskset -c 0 for the one-thread figures, unpinned for the threads'.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if torchTools != "" {
+				if err := bench.CheckTools(torchTools); err != nil {
+					return err
+				}
+			}
+			w := cmd.OutOrStdout()
+			if gemmThreads <= 1 {
+				rs, err := bench.Gemms(torchTools, rounds, minTime)
+				if err != nil {
+					return err
+				}
+				return bench.WriteGemms(w, rs)
+			}
+			one, many, fastOne, fastMany, speedup := bench.GemmThreads(gemmThreads, rounds, minTime)
+			msec := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
+			_, err := fmt.Fprintf(w, "square-1024 on %d goroutines: %.2fx (median over %d interleaved rounds: %.2f ms on one, %.2f ms on %d); fastest runs %.2fx (%.2f ms, %.2f ms)\n",
+				gemmThreads, speedup, rounds, msec(one), msec(many), gemmThreads, float64(fastOne)/float64(fastMany), msec(fastOne), msec(fastMany))
+			return err
+		},
+	}
+	gemmCmd.Flags().IntVar(&rounds, "rounds", 3, "interleaved rounds")
+	gemmCmd.Flags().IntVar(&gemmThreads, "threads", 0, "time the 1024² product on one goroutine and on this many instead")
+	cmd.AddCommand(gemmCmd)
 
 	var backendName string
 	part := &cobra.Command{
@@ -220,7 +263,10 @@ type benchRunRow struct {
 	MedianMS        *float64 `json:"median_ms"`
 	MinMS           *float64 `json:"min_ms"`
 	Runs            int      `json:"runs"`
-	AllThreadsMS    *float64 `json:"all_threads_ms"`
+	Threads         int      `json:"threads,omitempty"`
+	ThreadsMS       *float64 `json:"threads_median_ms"`
+	Speedup         *float64 `json:"threads_speedup"`
+	OrtRatio        *float64 `json:"seam_over_onnxruntime"`
 	TorchHereMS     *float64 `json:"torch_here_ms"`
 	OrtHereMS       *float64 `json:"onnxruntime_here_ms"`
 	TorchOpenBLASMS *float64 `json:"torch_openblas_recorded_ms"`
@@ -232,7 +278,7 @@ func runRows(rs []bench.RunResult, failed int) benchRuns {
 	out := benchRuns{OK: failed == 0, Failed: failed, Rows: []benchRunRow{}}
 	for _, r := range rs {
 		out.Rows = append(out.Rows, benchRunRow{Model: r.Model, Case: r.Case, MedianMS: msOrNil(r.Median), MinMS: msOrNil(r.Min), Runs: r.Runs,
-			AllThreadsMS: msOrNil(r.AllThreads), TorchHereMS: msOrNil(r.TorchLive), OrtHereMS: msOrNil(r.OrtLive),
+			Threads: r.Threads, ThreadsMS: msOrNil(r.ThreadsMedian), Speedup: recordedOrNil(r.Speedup), OrtRatio: recordedOrNil(r.OrtRatio), TorchHereMS: msOrNil(r.TorchLive), OrtHereMS: msOrNil(r.OrtLive),
 			TorchOpenBLASMS: recordedOrNil(r.TorchOpenBLAS), TorchGenericMS: recordedOrNil(r.TorchGeneric), Error: r.Err})
 	}
 	return out

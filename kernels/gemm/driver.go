@@ -110,6 +110,10 @@ func gemmBlocked[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []
 		defer putScratch(s)
 	}
 
+	if kn.bPanelInL1 {
+		blockedBPanels(kn, s, directA, directB, transA, m, n, k, alpha, a, lda, src, beta, c, ldc)
+		return
+	}
 	for pc := 0; pc < k; pc += kn.kc {
 		kc := min(kn.kc, k-pc)
 		// Later k blocks accumulate onto the first one's result.
@@ -142,6 +146,50 @@ func gemmBlocked[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []
 					crow := c[(ic+ir)*ldc+jc:]
 					for jr, q := 0, 0; jr < nc; jr, q = jr+nr, q+1 {
 						kn.tile(mrc, min(nr, nc-jr), kc, ap, rsa, ksa, blk.buf[q*blk.panelStride:], blk.ld, crow[jr:], ldc, alpha, bt)
+					}
+				}
+			}
+		}
+	}
+}
+
+// blockedBPanels is the blocked algorithm in BLIS's order, for kernels
+// whose B micro-panel (kc x nr) fits L1 beside an A micro-panel: B packed
+// once per (nc, kc) block (nc large: the block lives in L3), A per mc x kc
+// block (in L2), and for each B micro-panel every A micro-panel in turn,
+// so the tile streams the small A panels and keeps B in L1.
+func blockedBPanels[T float](kn *kernel[T], s *scratch[T], directA, directB, transA bool, m, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int) {
+	mr, nr := kn.mr, kn.nr
+	for jc := 0; jc < n; jc += kn.nc {
+		nc := min(kn.nc, n-jc)
+		for pc := 0; pc < k; pc += kn.kc {
+			kc := min(kn.kc, k-pc)
+			bt := beta
+			if pc > 0 {
+				bt = 1
+			}
+			blk := src.block(s, directB, pc, jc, kc, nc, nr)
+			for ic := 0; ic < m; ic += kn.mc {
+				mc := min(kn.mc, m-ic)
+				if !directA {
+					for ir := 0; ir < mc; ir += mr {
+						packA(s.a[ir*kc:], transA, a, lda, ic+ir, pc, min(mr, mc-ir), kc)
+					}
+				}
+				for jr, q := 0, 0; jr < nc; jr, q = jr+nr, q+1 {
+					bp := blk.buf[q*blk.panelStride:]
+					for ir := 0; ir < mc; ir += mr {
+						mrc := min(mr, mc-ir)
+						ap, rsa, ksa := []T(nil), 1, mrc
+						switch i := ic + ir; {
+						case !directA:
+							ap = s.a[ir*kc:]
+						case transA:
+							ap, ksa = a[pc*lda+i:], lda
+						default:
+							ap, rsa, ksa = a[i*lda+pc:], lda, 1
+						}
+						kn.tile(mrc, min(nr, nc-jr), kc, ap, rsa, ksa, bp, blk.ld, c[(ic+ir)*ldc+jc+jr:], ldc, alpha, bt)
 					}
 				}
 			}

@@ -32,7 +32,12 @@ type kernel[T float] struct {
 	// directA is the most B panels for which A is read in place: packing a
 	// row panel pays off only when many B panels reuse it.
 	directA int
-	tile    tileFunc[T]
+	// bPanelInL1 runs the blocked loops in BLIS's order (blockedBPanels):
+	// each B micro-panel stays in L1 while the A micro-panels of an mc
+	// block stream past it. Otherwise an A micro-panel stays in L1 while
+	// the B block (kc x nc, sized for L2) streams past it.
+	bPanelInL1 bool
+	tile       tileFunc[T]
 	// dot, when set, multiplies A by a transposed, unpacked B with few rows
 	// of A (at most 4, or dotMaxM for long rows) as dot products along both
 	// contiguous rows, which reads B once and never packs it.

@@ -13,8 +13,12 @@ func packA[T float](dst []T, transA bool, a []T, lda, i0, p0, mr, kc int) {
 		}
 		return
 	}
-	if mr == 8 {
+	switch mr {
+	case 8:
 		interleave8(dst, 8, a[i0*lda+p0:], lda, kc)
+		return
+	case 6:
+		interleave6(dst, a[i0*lda+p0:], lda, kc)
 		return
 	}
 	for i := 0; i < mr; i++ {
@@ -30,6 +34,12 @@ func packA[T float](dst []T, transA bool, a []T, lda, i0, p0, mr, kc int) {
 // columns: panel q holds dst[q*kc*nr + p*nr + j] = op(B)[p0+p, j0+q*nr+j],
 // with the last panel zero-padded to nr columns.
 func packB[T float](dst []T, transB bool, b []T, ldb, p0, j0, kc, nc, nr int) {
+	if kc <= 0 || nc <= 0 {
+		return
+	}
+	if !transB && packRows(dst, b[p0*ldb+j0:], ldb, kc, nc, nr) {
+		return
+	}
 	for q := 0; q*nr < nc; q++ {
 		w := min(nr, nc-q*nr)
 		panel := dst[q*kc*nr : (q+1)*kc*nr]
@@ -89,4 +99,63 @@ func interleave8[T float](dst []T, stride int, src []T, ld, kc int) {
 		d[0], d[1], d[2], d[3] = r0[p], r1[p], r2[p], r3[p]
 		d[4], d[5], d[6], d[7] = r4[p], r5[p], r6[p], r7[p]
 	}
+}
+
+// interleave6 is interleave8 for six rows, into dst[p*6 : p*6+6].
+func interleave6[T float](dst []T, src []T, ld, kc int) {
+	r0 := src[:kc]
+	r1 := src[ld : ld+kc]
+	r2 := src[2*ld : 2*ld+kc]
+	r3 := src[3*ld : 3*ld+kc]
+	r4 := src[4*ld : 4*ld+kc]
+	r5 := src[5*ld : 5*ld+kc]
+	dst = dst[:6*kc]
+	for p := range r0 {
+		d := dst[p*6 : p*6+6 : p*6+6]
+		d[0], d[1], d[2], d[3], d[4], d[5] = r0[p], r1[p], r2[p], r3[p], r4[p], r5[p]
+	}
+}
+
+// packRows is packB of a plain B, row by row: each row of the block is
+// read once, front to back, and cut into its panels' rows (kc*nr apart in
+// dst), so the source streams in order whatever its stride (a column of
+// panel rows 4 KiB apart would thrash L1 and the TLB). Only the panel
+// widths of the assembly kernels have a loop here; false for the others.
+func packRows[T float](dst, src []T, ld, kc, nc, nr int) bool {
+	full := nc / nr * nr
+	switch nr {
+	case 8, 16, 24, 48:
+	default:
+		return false
+	}
+	_, _ = dst[(nc+nr-1)/nr*kc*nr-1], src[(kc-1)*ld+nc-1]
+	ps := kc * nr
+	for p := 0; p < kc; p++ {
+		row := src[p*ld:][:nc]
+		d := dst[p*nr:]
+		switch nr {
+		case 8:
+			for j := 0; j < full; j += 8 {
+				*(*[8]T)(d[j/8*ps:]) = *(*[8]T)(row[j:])
+			}
+		case 16:
+			for j := 0; j < full; j += 16 {
+				*(*[16]T)(d[j/16*ps:]) = *(*[16]T)(row[j:])
+			}
+		case 24:
+			for j := 0; j < full; j += 24 {
+				*(*[24]T)(d[j/24*ps:]) = *(*[24]T)(row[j:])
+			}
+		case 48:
+			for j := 0; j < full; j += 48 {
+				*(*[48]T)(d[j/48*ps:]) = *(*[48]T)(row[j:])
+			}
+		}
+		if full < nc {
+			last := d[full/nr*ps:][:nr]
+			copy(last, row[full:])
+			clear(last[nc-full:])
+		}
+	}
+	return true
 }

@@ -1013,6 +1013,28 @@ var avx2Const = []struct {
 	{"p2", math.Float32bits(8.3334519073e-3)}, {"p3", math.Float32bits(4.1665795894e-2)},
 	{"p4", math.Float32bits(1.6666665459e-1)}, {"p5", math.Float32bits(5.0000001201e-1)},
 	{"one", math.Float32bits(1)}, {"bias", 127}, {"three", math.Float32bits(3)}, {"six", math.Float32bits(6)},
+	{"absMask", 0x7fffffff}, {"tanhLo", math.Float32bits(0.0004)}, {"tanhOne", math.Float32bits(9.1)},
+	{"tanhLim", math.Float32bits(7.90531110763549805)}, {"tanhMin", math.Float32bits(-7.90531110763549805)},
+	{"half", math.Float32bits(0.5)}, {"two", math.Float32bits(2)},
+	{"geluBeta", math.Float32bits(math.Sqrt2 * (2 / math.SqrtPi) * 0.5)}, {"geluKappa", math.Float32bits(0.044715)},
+	{"sqrtHalf", math.Float32bits(math.Sqrt2 / 2)}, {"erfP", math.Float32bits(erfP)},
+	{"negInf", 0xff800000},
+}
+
+// The tanh and erf coefficients join avx2Const as tn0-tn6, td0-td3 and
+// ea0-ea4.
+func init() {
+	add := func(prefix string, cs []float64) {
+		for i, c := range cs {
+			avx2Const = append(avx2Const, struct {
+				name string
+				bits uint32
+			}{fmt.Sprintf("%s%d", prefix, i), math.Float32bits(float32(c))})
+		}
+	}
+	add("tn", tanhNum)
+	add("td", tanhDen)
+	add("ea", erfA)
 }
 
 // c2 is the memory operand of an AVX2 constant.
@@ -1127,70 +1149,251 @@ func avx2Exp(g *gen, x, t1, t2, t3, t4 string) {
 	g.p("VANDPS %s, %s, %s", t3, x, x)
 }
 
-// avx2ExpShiftSum: dst = exp(x - shift) and the sum, each term added in
-// float64 (as the portable loop adds them), in two 4-lane accumulators.
-func avx2ExpShiftSum(g *gen) {
-	name := "expShiftSumAVX2"
-	g.raw(fmt.Sprintf("\n// func %s(dst, x *float32, shift float32, n int) float64\nTEXT ·%s(SB), NOSPLIT, $0-40\n", name, name))
-	g.p("MOVQ dst+0(FP), DI")
-	g.p("MOVQ x+8(FP), SI")
-	g.p("VBROADCASTSS shift+16(FP), Y15")
-	g.p("MOVQ n+24(FP), CX")
-	g.p("SHRQ $3, CX")
+// The AVX2 reductions below (max, exp with its sum, softmax rows) take
+// any n >= 1: the last n%8 elements are read and written under a lane
+// mask (VMASKMOVPS, which touches nothing outside the enabled lanes),
+// built in Y13 from tailmask<> by avx2TailMask (which uses R14 and DX).
+func avx2TailMask(g *gen, n string) {
+	g.p("MOVQ %s, R14", n)
+	g.p("ANDQ $7, R14")
+	g.p("NEGQ R14")
+	g.p("LEAQ tailmask<>+32(SB), DX")
+	g.p("VMOVDQU (DX)(R14*4), Y13")
+}
+
+func avx2TailData(g *gen) {
+	g.raw("\n")
+	for l := 0; l < 16; l++ {
+		v := uint32(0xffffffff)
+		if l >= 8 {
+			v = 0
+		}
+		g.raw(fmt.Sprintf("DATA tailmask<>+%d(SB)/4, $0x%08x\n", 4*l, v))
+	}
+	g.raw("GLOBL tailmask<>(SB), RODATA|NOPTR, $64\n")
+}
+
+// avx2MaxBody sets X11 to the largest of the CX floats at AX (CX >= 1),
+// Y10 to the lanes' unordered flags (NaN seen), using Y0-Y1 and Y14.
+func avx2MaxBody(g *gen, pfx string) {
+	g.p("VBROADCASTSS %s, Y14", c2("negInf"))
+	g.p("VMOVAPS Y14, Y11")
+	g.p("VXORPS Y10, Y10, Y10")
+	g.p("MOVQ CX, DX")
+	g.p("SHRQ $3, DX")
+	g.p("JZ   %smtail", pfx)
+	g.label(pfx + "mloop")
+	g.p("VMOVUPS (AX), Y0")
+	g.p("VCMPPS $3, Y0, Y0, Y1")
+	g.p("VORPS Y1, Y10, Y10")
+	g.p("VMAXPS Y0, Y11, Y11")
+	g.p("ADDQ $32, AX")
+	g.p("DECQ DX")
+	g.p("JNZ  %smloop", pfx)
+	g.label(pfx + "mtail")
+	g.p("TESTQ $7, CX")
+	g.p("JZ   %smdone", pfx)
+	g.p("VMASKMOVPS (AX), Y13, Y0")
+	g.p("VBLENDVPS Y13, Y0, Y14, Y0")
+	g.p("VCMPPS $3, Y0, Y0, Y1")
+	g.p("VORPS Y1, Y10, Y10")
+	g.p("VMAXPS Y0, Y11, Y11")
+	g.label(pfx + "mdone")
+	g.p("VEXTRACTF128 $1, Y11, X0")
+	g.p("VMAXPS X0, X11, X11")
+	g.p("VPERMILPS $0x4e, X11, X0")
+	g.p("VMAXPS X0, X11, X11")
+	g.p("VPERMILPS $0xb1, X11, X0")
+	g.p("VMAXPS X0, X11, X11")
+}
+
+// avx2ExpSumBody sets the CX floats at DI to exp(x - Y15), x the CX floats
+// at AX (CX >= 1; AX may be DI), and X8 to their sum, each term added in
+// float64 in two 4-lane accumulators (the tail's disabled lanes add +0),
+// using Y0-Y9.
+func avx2ExpSumBody(g *gen, pfx string) {
 	g.p("VXORPD Y8, Y8, Y8")
 	g.p("VXORPD Y9, Y9, Y9")
-	g.label("loop")
-	g.p("VMOVUPS (SI), Y0")
+	g.p("MOVQ CX, DX")
+	g.p("SHRQ $3, DX")
+	g.p("JZ   %setail", pfx)
+	add := func() {
+		g.p("VCVTPS2PD X0, Y5")
+		g.p("VEXTRACTF128 $1, Y0, X6")
+		g.p("VCVTPS2PD X6, Y6")
+		g.p("VADDPD Y5, Y8, Y8")
+		g.p("VADDPD Y6, Y9, Y9")
+	}
+	g.label(pfx + "eloop")
+	g.p("VMOVUPS (AX), Y0")
 	g.p("VSUBPS Y15, Y0, Y0")
 	avx2Exp(g, "Y0", "Y1", "Y2", "Y3", "Y4")
 	g.p("VMOVUPS Y0, (DI)")
-	g.p("VCVTPS2PD X0, Y5")
-	g.p("VEXTRACTF128 $1, Y0, X6")
-	g.p("VCVTPS2PD X6, Y6")
-	g.p("VADDPD Y5, Y8, Y8")
-	g.p("VADDPD Y6, Y9, Y9")
-	g.p("ADDQ $32, SI")
+	add()
+	g.p("ADDQ $32, AX")
 	g.p("ADDQ $32, DI")
-	g.p("DECQ CX")
-	g.p("JNZ  loop")
+	g.p("DECQ DX")
+	g.p("JNZ  %seloop", pfx)
+	g.label(pfx + "etail")
+	g.p("TESTQ $7, CX")
+	g.p("JZ   %sedone", pfx)
+	g.p("VMASKMOVPS (AX), Y13, Y0")
+	g.p("VSUBPS Y15, Y0, Y0")
+	avx2Exp(g, "Y0", "Y1", "Y2", "Y3", "Y4")
+	g.p("VANDPS Y13, Y0, Y0")
+	g.p("VMASKMOVPS Y0, Y13, (DI)")
+	add()
+	g.label(pfx + "edone")
 	g.p("VADDPD Y9, Y8, Y8")
 	g.p("VEXTRACTF128 $1, Y8, X1")
 	g.p("VADDPD X1, X8, X8")
 	g.p("VPERMILPD $1, X8, X1")
 	g.p("VADDSD X1, X8, X8")
+}
+
+// avx2ExpShiftSum: dst = exp(x - shift) and the sum (avx2ExpSumBody).
+func avx2ExpShiftSum(g *gen) {
+	name := "expShiftSumAVX2"
+	g.raw(fmt.Sprintf("\n// func %s(dst, x *float32, shift float32, n int) float64\nTEXT ·%s(SB), NOSPLIT, $0-40\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ x+8(FP), AX")
+	g.p("VBROADCASTSS shift+16(FP), Y15")
+	g.p("MOVQ n+24(FP), CX")
+	avx2TailMask(g, "CX")
+	avx2ExpSumBody(g, "")
 	g.p("VMOVSD X8, ret+32(FP)")
 	g.p("VZEROUPPER")
 	g.p("RET")
 }
 
-// avx2Max returns the largest element, NaN if any is NaN.
+// avx2Max returns the largest element, NaN if any is NaN (avx2MaxBody).
 func avx2Max(g *gen) {
 	name := "maxAVX2"
 	g.raw(fmt.Sprintf("\n// func %s(x *float32, n int) float32\nTEXT ·%s(SB), NOSPLIT, $0-20\n", name, name))
-	g.p("MOVQ x+0(FP), SI")
+	g.p("MOVQ x+0(FP), AX")
 	g.p("MOVQ n+8(FP), CX")
-	g.p("SHRQ $3, CX")
-	g.p("VMOVUPS (SI), Y1")
-	g.p("VXORPS Y2, Y2, Y2")
-	g.label("loop")
-	g.p("VMOVUPS (SI), Y0")
-	g.p("VCMPPS $3, Y0, Y0, Y3")
-	g.p("VORPS Y3, Y2, Y2")
-	g.p("VMAXPS Y0, Y1, Y1")
-	g.p("ADDQ $32, SI")
-	g.p("DECQ CX")
-	g.p("JNZ  loop")
-	g.p("VEXTRACTF128 $1, Y1, X0")
-	g.p("VMAXPS X0, X1, X1")
-	g.p("VPERMILPS $0x4e, X1, X0")
-	g.p("VMAXPS X0, X1, X1")
-	g.p("VPERMILPS $0xb1, X1, X0")
-	g.p("VMAXPS X0, X1, X1")
-	g.p("VMOVSS X1, ret+16(FP)")
-	g.p("VMOVMSKPS Y2, AX")
+	avx2TailMask(g, "CX")
+	avx2MaxBody(g, "")
+	g.p("VMOVSS X11, ret+16(FP)")
+	g.p("VMOVMSKPS Y10, AX")
 	g.p("TESTL AX, AX")
 	g.p("JZ   done")
 	g.p("MOVL $0x7fc00000, ret+16(FP)")
+	g.label("done")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
+// avx2SoftmaxRows is softmaxRows in 8 lanes: per row the max (as maxAVX2,
+// a NaN max as NaN), exp(v - max) and its sum as expShiftSumAVX2, then a
+// multiply by float32(1/sum): exactly Max, ExpShiftSum and MulScalar on
+// AVX2, one row after the other. masked first writes x*scale + mask into
+// the row (multiply and add rounded apart).
+func avx2SoftmaxRows(g *gen, masked bool) {
+	name, frame := "softmaxRowsAVX2", "$0-48"
+	args := "dst, x *float32, n, rows, ds, xs int"
+	if masked {
+		name, frame = "scaledMaskedSoftmaxRowsAVX2", "$0-72"
+		args = "dst, x, mask *float32, scale float32, n, rows, ds, xs, ms int"
+	}
+	g.raw(fmt.Sprintf("\n// func %s(%s)\nTEXT ·%s(SB), NOSPLIT, %s\n", name, args, name, frame))
+	g.p("MOVQ dst+0(FP), R8")
+	g.p("MOVQ x+8(FP), SI")
+	if masked {
+		g.p("MOVQ mask+16(FP), R9")
+		g.p("VBROADCASTSS scale+24(FP), Y12")
+		g.p("MOVQ n+32(FP), BX")
+		g.p("MOVQ rows+40(FP), R10")
+		g.p("MOVQ ds+48(FP), R11")
+		g.p("MOVQ xs+56(FP), R12")
+		g.p("MOVQ ms+64(FP), R13")
+		g.p("SHLQ $2, R13")
+	} else {
+		g.p("MOVQ n+16(FP), BX")
+		g.p("MOVQ rows+24(FP), R10")
+		g.p("MOVQ ds+32(FP), R11")
+		g.p("MOVQ xs+40(FP), R12")
+	}
+	g.p("SHLQ $2, R11")
+	g.p("SHLQ $2, R12")
+	avx2TailMask(g, "BX")
+	g.label("row")
+	g.p("TESTQ R10, R10")
+	g.p("JZ   done")
+	src := "SI"
+	if masked {
+		// The row x*scale + mask into dst, which the rest then reads.
+		g.p("MOVQ SI, AX")
+		g.p("MOVQ R9, DX")
+		g.p("MOVQ R8, DI")
+		g.p("MOVQ BX, CX")
+		g.p("SHRQ $3, CX")
+		g.p("JZ   mtail")
+		g.label("mrow")
+		g.p("VMULPS (AX), Y12, Y0")
+		g.p("VADDPS (DX), Y0, Y0")
+		g.p("VMOVUPS Y0, (DI)")
+		for _, r := range []string{"AX", "DX", "DI"} {
+			g.p("ADDQ $32, %s", r)
+		}
+		g.p("DECQ CX")
+		g.p("JNZ  mrow")
+		g.label("mtail")
+		g.p("TESTQ $7, BX")
+		g.p("JZ   mdone")
+		g.p("VMASKMOVPS (AX), Y13, Y0")
+		g.p("VMULPS Y0, Y12, Y0")
+		g.p("VMASKMOVPS (DX), Y13, Y1")
+		g.p("VADDPS Y1, Y0, Y0")
+		g.p("VMASKMOVPS Y0, Y13, (DI)")
+		g.label("mdone")
+		src = "R8"
+	}
+	g.p("MOVQ %s, AX", src)
+	g.p("MOVQ BX, CX")
+	avx2MaxBody(g, "s")
+	// A NaN anywhere makes the shift NaN, as Max returns it.
+	g.p("VMOVMSKPS Y10, AX")
+	g.p("TESTL AX, AX")
+	g.p("JZ   shift")
+	g.p("MOVL $0x7fc00000, AX")
+	g.p("VMOVD AX, X11")
+	g.label("shift")
+	g.p("VBROADCASTSS X11, Y15")
+	g.p("MOVQ %s, AX", src)
+	g.p("MOVQ R8, DI")
+	g.p("MOVQ BX, CX")
+	avx2ExpSumBody(g, "s")
+	// float32(1/sum)
+	g.p("MOVQ $1, AX")
+	g.p("VCVTSI2SDQ AX, X1, X1")
+	g.p("VDIVSD X8, X1, X1")
+	g.p("VCVTSD2SS X1, X1, X1")
+	g.p("VBROADCASTSS X1, Y1")
+	g.p("MOVQ R8, DI")
+	g.p("MOVQ BX, CX")
+	g.p("SHRQ $3, CX")
+	g.p("JZ   ptail")
+	g.label("prow")
+	g.p("VMULPS (DI), Y1, Y0")
+	g.p("VMOVUPS Y0, (DI)")
+	g.p("ADDQ $32, DI")
+	g.p("DECQ CX")
+	g.p("JNZ  prow")
+	g.label("ptail")
+	g.p("TESTQ $7, BX")
+	g.p("JZ   next")
+	g.p("VMASKMOVPS (DI), Y13, Y0")
+	g.p("VMULPS Y0, Y1, Y0")
+	g.p("VMASKMOVPS Y0, Y13, (DI)")
+	g.label("next")
+	g.p("ADDQ R11, R8")
+	g.p("ADDQ R12, SI")
+	if masked {
+		g.p("ADDQ R13, R9")
+	}
+	g.p("DECQ R10")
+	g.p("JMP  row")
 	g.label("done")
 	g.p("VZEROUPPER")
 	g.p("RET")
@@ -1206,6 +1409,389 @@ func avx2Axpy(g *gen) {
 	})
 }
 
+// avx2Tanh replaces x with tanh(x) as tanhBody computes it, using t1-t6;
+// blends take the place of the masked moves.
+func avx2Tanh(g *gen, x, t1, t2, t3, t4, t5, t6 string) {
+	g.p("VANDPS %s, %s, %s", c2("absMask"), x, t3)
+	g.p("VCMPPS $1, %s, %s, %s", c2("tanhLo"), t3, t4)   // |x| < 0.0004
+	g.p("VCMPPS $13, %s, %s, %s", c2("tanhOne"), t3, t5) // |x| >= 9.1
+	g.p("VXORPS %s, %s, %s", x, t3, t3)                  // the sign bit of x
+	g.p("VORPS %s, %s, %s", c2("one"), t3, t3)           // ±1
+	g.p("VMOVAPS %s, %s", x, t6)
+	// The clamps take x as the second source, so that a NaN passes.
+	g.p("VMOVUPS %s, %s", c2("tanhLim"), t1)
+	g.p("VMINPS %s, %s, %s", x, t1, x)
+	g.p("VMOVUPS %s, %s", c2("tanhMin"), t1)
+	g.p("VMAXPS %s, %s, %s", x, t1, x)
+	g.p("VMULPS %s, %s, %s", x, x, t1) // x2
+	g.p("VMOVUPS %s, %s", c2("tn0"), t2)
+	for i := 1; i < len(tanhNum); i++ {
+		g.p("VFMADD213PS %s, %s, %s", c2(fmt.Sprintf("tn%d", i)), t1, t2)
+	}
+	g.p("VMULPS %s, %s, %s", x, t2, t2) // p
+	g.p("VMOVUPS %s, %s", c2("td0"), x)
+	for i := 1; i < len(tanhDen); i++ {
+		g.p("VFMADD213PS %s, %s, %s", c2(fmt.Sprintf("td%d", i)), t1, x)
+	}
+	g.p("VDIVPS %s, %s, %s", x, t2, x) // p / q
+	g.p("VBLENDVPS %s, %s, %s, %s", t4, t6, x, x)
+	g.p("VBLENDVPS %s, %s, %s, %s", t5, t3, x, x)
+}
+
+// avx2GeluTanh is geluTanhBody in 8 lanes.
+func avx2GeluTanh(g *gen) {
+	g.p("VMOVAPS Y0, Y7")
+	g.p("VMULPS Y0, Y0, Y1")
+	g.p("VMULPS Y0, Y1, Y1")
+	g.p("VMULPS %s, Y1, Y1", c2("geluKappa"))
+	g.p("VADDPS Y1, Y0, Y0")
+	g.p("VMULPS %s, Y0, Y0", c2("geluBeta"))
+	avx2Tanh(g, "Y0", "Y1", "Y2", "Y3", "Y4", "Y5", "Y6")
+	g.p("VADDPS %s, Y0, Y0", c2("one"))
+	g.p("VMULPS %s, Y7, Y7", c2("half"))
+	g.p("VMULPS Y0, Y7, Y0")
+}
+
+// avx2GeluErf is geluErfBody in 8 lanes.
+func avx2GeluErf(g *gen) {
+	g.p("VANDPS %s, Y0, Y1", c2("absMask"))
+	g.p("VMULPS %s, Y1, Y1", c2("sqrtHalf")) // z
+	g.p("VMOVUPS %s, Y2", c2("erfP"))
+	g.p("VFMADD213PS %s, Y1, Y2", c2("one")) // 1 + p*z
+	g.p("VMOVUPS %s, Y3", c2("one"))
+	g.p("VDIVPS Y2, Y3, Y2") // t
+	g.p("VMOVUPS %s, Y3", c2("ea0"))
+	for i := 1; i < len(erfA); i++ {
+		g.p("VFMADD213PS %s, Y2, Y3", c2(fmt.Sprintf("ea%d", i)))
+	}
+	g.p("VMULPS Y2, Y3, Y3")
+	g.p("VMULPS Y1, Y1, Y4")
+	g.p("VXORPS Y5, Y5, Y5")
+	g.p("VSUBPS Y4, Y5, Y4") // -z^2
+	avx2Exp(g, "Y4", "Y5", "Y6", "Y8", "Y9")
+	g.p("VMULPS Y4, Y3, Y3") // w = erfc(z)
+	// 1+erf(x/sqrt2) = x >= 0 ? 2 - w : w
+	g.p("VXORPS Y5, Y5, Y5")
+	g.p("VCMPPS $13, Y5, Y0, Y6")
+	g.p("VMOVUPS %s, Y8", c2("two"))
+	g.p("VSUBPS Y3, Y8, Y8")
+	g.p("VBLENDVPS Y6, Y8, Y3, Y3")
+	g.p("VMULPS %s, Y0, Y0", c2("half"))
+	g.p("VMULPS Y3, Y0, Y0")
+}
+
+// avx2Sum writes sumAVX2, the float64 sum of x (n a positive multiple of
+// 8) in two 4-lane accumulators, or with dev sqDevAVX2, the sum of
+// (x - mean)^2 the same way.
+func avx2Sum(g *gen, dev bool) {
+	name, sig, frame, ret := "sumAVX2", "x *float32, n int", "$0-24", 16
+	if dev {
+		name, sig, frame, ret = "sqDevAVX2", "x *float32, mean float64, n int", "$0-32", 24
+	}
+	g.raw(fmt.Sprintf("\n// func %s(%s) float64\nTEXT ·%s(SB), NOSPLIT, %s\n", name, sig, name, frame))
+	g.p("MOVQ x+0(FP), SI")
+	if dev {
+		g.p("VBROADCASTSD mean+8(FP), Y4")
+		g.p("MOVQ n+16(FP), CX")
+	} else {
+		g.p("MOVQ n+8(FP), CX")
+	}
+	g.p("SHRQ $3, CX")
+	g.p("VXORPD Y0, Y0, Y0")
+	g.p("VXORPD Y1, Y1, Y1")
+	g.label("loop")
+	g.p("VCVTPS2PD (SI), Y2")
+	g.p("VCVTPS2PD 16(SI), Y3")
+	if dev {
+		g.p("VSUBPD Y4, Y2, Y2")
+		g.p("VSUBPD Y4, Y3, Y3")
+		g.p("VFMADD231PD Y2, Y2, Y0")
+		g.p("VFMADD231PD Y3, Y3, Y1")
+	} else {
+		g.p("VADDPD Y2, Y0, Y0")
+		g.p("VADDPD Y3, Y1, Y1")
+	}
+	g.p("ADDQ $32, SI")
+	g.p("DECQ CX")
+	g.p("JNZ  loop")
+	g.p("VADDPD Y1, Y0, Y0")
+	g.p("VEXTRACTF128 $1, Y0, X1")
+	g.p("VADDPD X1, X0, X0")
+	g.p("VPERMILPD $1, X0, X1")
+	g.p("VADDSD X1, X0, X0")
+	g.p("VMOVSD X0, ret+%d(FP)", ret)
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
+// avx2Normalize: dst = (x - mean)*rstd*gamma + beta, as normalizeBody.
+func avx2Normalize(g *gen) {
+	name := "normalizeAVX2"
+	g.raw(fmt.Sprintf("\n// func %s(dst, x, gamma, beta *float32, mean, rstd float32, n int)\nTEXT ·%s(SB), NOSPLIT, $0-48\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ x+8(FP), SI")
+	g.p("MOVQ gamma+16(FP), DX")
+	g.p("MOVQ beta+24(FP), R8")
+	g.p("VBROADCASTSS mean+32(FP), Y14")
+	g.p("VBROADCASTSS rstd+36(FP), Y15")
+	g.p("MOVQ n+40(FP), CX")
+	g.p("SHRQ $3, CX")
+	g.label("loop")
+	g.p("VMOVUPS (SI), Y0")
+	g.p("VSUBPS Y14, Y0, Y0")
+	g.p("VMULPS Y15, Y0, Y0")
+	g.p("VMOVUPS (R8), Y1")
+	g.p("VFMADD132PS (DX), Y1, Y0")
+	g.p("VMOVUPS Y0, (DI)")
+	for _, r := range []string{"SI", "DI", "DX", "R8"} {
+		g.p("ADDQ $32, %s", r)
+	}
+	g.p("DECQ CX")
+	g.p("JNZ  loop")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
+// avx2Taps: dst[i] = bias + sum over t of w[t]*src[i + offs[t]], one
+// fused multiply-add per tap; n a positive multiple of 8. Eight
+// accumulators (64 outputs) at a time hide the FMA latency, each adding
+// the taps in order. The last n%64 outputs go 8 at a time with the taps
+// dealt round-robin to four accumulators, summed at the end as
+// (a0 + a1) + (a2 + a3), a0 starting at the bias: a short row would
+// otherwise wait on one FMA chain.
+func avx2Taps(g *gen) {
+	name := "tapsAVX2"
+	g.raw(fmt.Sprintf("\n// func %s(dst, src *float32, offs *int, w *float32, taps int, bias float32, n int)\nTEXT ·%s(SB), NOSPLIT, $0-56\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ src+8(FP), SI")
+	g.p("MOVQ offs+16(FP), R8")
+	g.p("MOVQ w+24(FP), R9")
+	g.p("MOVQ taps+32(FP), R10")
+	g.p("VBROADCASTSS bias+40(FP), Y15")
+	g.p("MOVQ n+48(FP), CX")
+	tap := func(off, acc int) {
+		g.p("MOVQ %d(R11), AX", 8*off)
+		g.p("LEAQ (SI)(AX*4), AX")
+		g.p("VBROADCASTSS %d(R12), Y14", 4*off)
+		for j := 0; j < acc; j++ {
+			g.p("VFMADD231PS %d(AX), Y14, Y%d", 32*j, j)
+		}
+	}
+	start := func() {
+		g.p("MOVQ R8, R11")
+		g.p("MOVQ R9, R12")
+		g.p("MOVQ R10, R13")
+	}
+	next := func(outs int) {
+		g.p("ADDQ $%d, SI", 4*outs)
+		g.p("ADDQ $%d, DI", 4*outs)
+		g.p("SUBQ $%d, CX", outs)
+	}
+	g.label("w8")
+	g.p("CMPQ CX, $64")
+	g.p("JB   w1")
+	for j := 0; j < 8; j++ {
+		g.p("VMOVAPS Y15, Y%d", j)
+	}
+	start()
+	g.label("w8tap")
+	tap(0, 8)
+	g.p("ADDQ $8, R11")
+	g.p("ADDQ $4, R12")
+	g.p("DECQ R13")
+	g.p("JNZ  w8tap")
+	for j := 0; j < 8; j++ {
+		g.p("VMOVUPS Y%d, %d(DI)", j, 32*j)
+	}
+	next(64)
+	g.p("JMP  w8")
+	g.label("w1")
+	g.p("CMPQ CX, $8")
+	g.p("JB   done")
+	g.p("VMOVAPS Y15, Y0")
+	for j := 1; j < 4; j++ {
+		g.p("VXORPS Y%d, Y%d, Y%d", j, j, j)
+	}
+	start()
+	g.p("CMPQ R13, $4")
+	g.p("JB   w1rest")
+	g.label("w1quad")
+	for j := 0; j < 4; j++ {
+		g.p("MOVQ %d(R11), AX", 8*j)
+		g.p("LEAQ (SI)(AX*4), AX")
+		g.p("VBROADCASTSS %d(R12), Y14", 4*j)
+		g.p("VFMADD231PS (AX), Y14, Y%d", j)
+	}
+	g.p("ADDQ $32, R11")
+	g.p("ADDQ $16, R12")
+	g.p("SUBQ $4, R13")
+	g.p("CMPQ R13, $4")
+	g.p("JAE  w1quad")
+	g.label("w1rest")
+	g.p("TESTQ R13, R13")
+	g.p("JZ   w1sum")
+	g.label("w1one")
+	tap(0, 1)
+	g.p("ADDQ $8, R11")
+	g.p("ADDQ $4, R12")
+	g.p("DECQ R13")
+	g.p("JNZ  w1one")
+	g.label("w1sum")
+	g.p("VADDPS Y1, Y0, Y0")
+	g.p("VADDPS Y3, Y2, Y2")
+	g.p("VADDPS Y2, Y0, Y0")
+	g.p("VMOVUPS Y0, (DI)")
+	next(8)
+	g.p("JMP  w1")
+	g.label("done")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
+// avx2Taps4: avx2Taps for four output channels that read the same input:
+// dst[c*ds + i] = bias[c] + sum over t of w[c*taps + t]*src[i + offs[t]]
+// for c < 4, i < n, n a positive multiple of 16. Each tap loads two input
+// vectors once for all four channels (eight accumulators), so the
+// unaligned loads a shifted tap makes are shared.
+func avx2Taps4(g *gen) {
+	name := "taps4AVX2"
+	g.raw(fmt.Sprintf("\n// func %s(dst *float32, ds int, src *float32, offs *int, w *float32, taps int, bias *float32, n int)\nTEXT ·%s(SB), NOSPLIT, $0-64\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ ds+8(FP), DX")
+	g.p("SHLQ $2, DX")
+	g.p("MOVQ src+16(FP), SI")
+	g.p("MOVQ offs+24(FP), R8")
+	g.p("MOVQ w+32(FP), R9")
+	g.p("MOVQ taps+40(FP), R10")
+	g.p("MOVQ R10, R14")
+	g.p("SHLQ $2, R14")
+	g.p("LEAQ (R14)(R14*2), R15")
+	g.p("MOVQ bias+48(FP), BX")
+	g.p("MOVQ n+56(FP), CX")
+	g.label("chunk")
+	g.p("CMPQ CX, $16")
+	g.p("JB   done")
+	for c := 0; c < 4; c++ {
+		g.p("VBROADCASTSS %d(BX), Y%d", 4*c, 2*c)
+		g.p("VMOVAPS Y%d, Y%d", 2*c, 2*c+1)
+	}
+	g.p("MOVQ R8, R11")
+	g.p("MOVQ R9, R12")
+	g.p("MOVQ R10, R13")
+	g.label("tap")
+	g.p("MOVQ (R11), AX")
+	g.p("LEAQ (SI)(AX*4), AX")
+	g.p("VMOVUPS (AX), Y8")
+	g.p("VMOVUPS 32(AX), Y9")
+	wrow := []string{"(R12)", "(R12)(R14*1)", "(R12)(R14*2)", "(R12)(R15*1)"}
+	for c := 0; c < 4; c++ {
+		g.p("VBROADCASTSS %s, Y%d", wrow[c], 10+c)
+	}
+	for c := 0; c < 4; c++ {
+		g.p("VFMADD231PS Y8, Y%d, Y%d", 10+c, 2*c)
+		g.p("VFMADD231PS Y9, Y%d, Y%d", 10+c, 2*c+1)
+	}
+	g.p("ADDQ $8, R11")
+	g.p("ADDQ $4, R12")
+	g.p("DECQ R13")
+	g.p("JNZ  tap")
+	g.p("MOVQ DI, AX")
+	for c := 0; c < 4; c++ {
+		g.p("VMOVUPS Y%d, (AX)", 2*c)
+		g.p("VMOVUPS Y%d, 32(AX)", 2*c+1)
+		if c < 3 {
+			g.p("ADDQ DX, AX")
+		}
+	}
+	g.p("ADDQ $64, SI")
+	g.p("ADDQ $64, DI")
+	g.p("SUBQ $16, CX")
+	g.p("JMP  chunk")
+	g.label("done")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
+// avx2Deinterleave: for r < rows, even[r*ds + i] = src[r*ss + 2i] and
+// odd[r*ds + i] = src[r*ss + 2i + 1] for i < n, n >= 1: two loads, two
+// in-lane shuffles, two quad permutes and two stores per 16 values; a
+// row's last n%8 pairs four at a time in X registers, then one by one
+// (no masked stores: AMD's are slow, and short rows are the common case,
+// a stride-2 convolution's rows of 6 to 48 values).
+func avx2Deinterleave(g *gen) {
+	name := "deinterleaveAVX2"
+	g.raw(fmt.Sprintf("\n// func %s(even, odd *float32, ds int, src *float32, ss, n, rows int)\nTEXT ·%s(SB), NOSPLIT, $0-56\n", name, name))
+	g.p("MOVQ even+0(FP), R9")
+	g.p("MOVQ odd+8(FP), R10")
+	g.p("MOVQ ds+16(FP), R11")
+	g.p("SHLQ $2, R11")
+	g.p("MOVQ src+24(FP), R12")
+	g.p("MOVQ ss+32(FP), R13")
+	g.p("SHLQ $2, R13")
+	g.p("MOVQ rows+48(FP), R14")
+	body := func() {
+		g.p("VSHUFPS $0x88, Y1, Y0, Y2")
+		g.p("VSHUFPS $0xdd, Y1, Y0, Y3")
+		g.p("VPERMPD $0xd8, Y2, Y2")
+		g.p("VPERMPD $0xd8, Y3, Y3")
+	}
+	g.label("row")
+	g.p("TESTQ R14, R14")
+	g.p("JZ   done")
+	g.p("MOVQ R9, DI")
+	g.p("MOVQ R10, DX")
+	g.p("MOVQ R12, SI")
+	g.p("MOVQ n+40(FP), CX")
+	g.label("loop")
+	g.p("CMPQ CX, $8")
+	g.p("JB   four")
+	g.p("VMOVUPS (SI), Y0")
+	g.p("VMOVUPS 32(SI), Y1")
+	body()
+	g.p("VMOVUPS Y2, (DI)")
+	g.p("VMOVUPS Y3, (DX)")
+	g.p("ADDQ $64, SI")
+	g.p("ADDQ $32, DI")
+	g.p("ADDQ $32, DX")
+	g.p("SUBQ $8, CX")
+	g.p("JMP  loop")
+	g.label("four")
+	g.p("CMPQ CX, $4")
+	g.p("JB   one")
+	g.p("VMOVUPS (SI), Y0")
+	g.p("VSHUFPS $0x88, Y0, Y0, Y2")
+	g.p("VSHUFPS $0xdd, Y0, Y0, Y3")
+	g.p("VPERMPD $0xd8, Y2, Y2")
+	g.p("VPERMPD $0xd8, Y3, Y3")
+	g.p("VMOVUPS X2, (DI)")
+	g.p("VMOVUPS X3, (DX)")
+	g.p("ADDQ $32, SI")
+	g.p("ADDQ $16, DI")
+	g.p("ADDQ $16, DX")
+	g.p("SUBQ $4, CX")
+	g.label("one")
+	g.p("TESTQ CX, CX")
+	g.p("JZ   next")
+	g.p("MOVL (SI), AX")
+	g.p("MOVL AX, (DI)")
+	g.p("MOVL 4(SI), AX")
+	g.p("MOVL AX, (DX)")
+	g.p("ADDQ $8, SI")
+	g.p("ADDQ $4, DI")
+	g.p("ADDQ $4, DX")
+	g.p("DECQ CX")
+	g.p("JMP  one")
+	g.label("next")
+	g.p("ADDQ R11, R9")
+	g.p("ADDQ R11, R10")
+	g.p("ADDQ R13, R12")
+	g.p("DECQ R14")
+	g.p("JMP  row")
+	g.label("done")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
 func avx2All(g *gen) {
 	for _, op := range []struct{ name, ins string }{{"add", "VADDPS"}, {"sub", "VSUBPS"}, {"mul", "VMULPS"}, {"div", "VDIVPS"}} {
 		avx2Binary(g, op.name+"VV256", op.ins, false, false)
@@ -1216,6 +1802,8 @@ func avx2All(g *gen) {
 	avx2Binary(g, "maxSV256", "VMAXPS", true, true)
 	avx2Max(g)
 	avx2ExpShiftSum(g)
+	avx2SoftmaxRows(g, false)
+	avx2SoftmaxRows(g, true)
 	avx2Axpy(g)
 	avx2Unary(g, "clampAVX2", "dst, x *float32, lo, hi float32, n int", "$0-32", func(g *gen) {
 		g.p("VBROADCASTSS lo+16(FP), Y14")
@@ -1265,7 +1853,19 @@ func avx2All(g *gen) {
 			}
 		})
 	}
+	avx2Unary(g, "tanhAVX2", "dst, x *float32, n int", "$0-24", nArg(16), func(g *gen) {
+		avx2Tanh(g, "Y0", "Y1", "Y2", "Y3", "Y4", "Y5", "Y6")
+	})
+	avx2Unary(g, "geluTanhAVX2", "dst, x *float32, n int", "$0-24", nArg(16), avx2GeluTanh)
+	avx2Unary(g, "geluErfAVX2", "dst, x *float32, n int", "$0-24", nArg(16), avx2GeluErf)
+	avx2Sum(g, false)
+	avx2Sum(g, true)
+	avx2Normalize(g)
+	avx2Taps(g)
+	avx2Taps4(g)
+	avx2Deinterleave(g)
 	avx2Data(g)
+	avx2TailData(g)
 }
 
 func main() {

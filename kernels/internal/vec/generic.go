@@ -293,6 +293,24 @@ func meanVarGo(x []float32) (mean, variance float64) {
 	return mean, (s[0] + s[1] + s[2] + s[3]) / n
 }
 
+// sumGo and sqDevGo finish MeanVar's AVX2 sums on the last len%8 values.
+func sumGo(x []float32) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += float64(v)
+	}
+	return s
+}
+
+func sqDevGo(x []float32, mean float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		d := float64(v) - mean
+		s += d * d
+	}
+	return s
+}
+
 func normalizeGo(dst, x, g, b []float32, mean, rstd float32) {
 	dst, g, b = dst[:len(x)], g[:len(x)], b[:len(x)]
 	for i, v := range x {
@@ -415,5 +433,25 @@ func axpyGo(dst, x []float32, a float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {
 		dst[i] += a * v
+	}
+}
+
+func tapsGo(dst, src []float32, offs []int, w []float32, bias float32) {
+	for i := range dst {
+		s := bias
+		for t, o := range offs {
+			s += w[t] * src[i+o]
+		}
+		dst[i] = s
+	}
+}
+
+func deinterleaveGo(even, odd, src []float32) {
+	for i := range odd {
+		p := src[2*i : 2*i+2 : 2*i+2]
+		even[i], odd[i] = p[0], p[1]
+	}
+	if len(even) > len(odd) {
+		even[len(odd)] = src[2*len(odd)]
 	}
 }

@@ -159,3 +159,36 @@ func sigmoidAVX2(dst, x *float32, n int)
 
 //go:noescape
 func siluAVX2(dst, x *float32, n int)
+
+//go:noescape
+func tanhAVX2(dst, x *float32, n int)
+
+//go:noescape
+func geluTanhAVX2(dst, x *float32, n int)
+
+//go:noescape
+func geluErfAVX2(dst, x *float32, n int)
+
+//go:noescape
+func sumAVX2(x *float32, n int) float64
+
+//go:noescape
+func sqDevAVX2(x *float32, mean float64, n int) float64
+
+//go:noescape
+func normalizeAVX2(dst, x, gamma, beta *float32, mean, rstd float32, n int)
+
+//go:noescape
+func tapsAVX2(dst, src *float32, offs *int, w *float32, taps int, bias float32, n int)
+
+//go:noescape
+func deinterleaveAVX2(even, odd *float32, ds int, src *float32, ss, n, rows int)
+
+//go:noescape
+func taps4AVX2(dst *float32, ds int, src *float32, offs *int, w *float32, taps int, bias *float32, n int)
+
+//go:noescape
+func softmaxRowsAVX2(dst, x *float32, n, rows, ds, xs int)
+
+//go:noescape
+func scaledMaskedSoftmaxRowsAVX2(dst, x, mask *float32, scale float32, n, rows, ds, xs, ms int)

@@ -69,3 +69,29 @@ func hardswishAVX2(dst, x *float32, n int)                          { panic("vec
 func hardsigmoidAVX2(dst, x *float32, n int)                        { panic("vec: no assembly") }
 func sigmoidAVX2(dst, x *float32, n int)                            { panic("vec: no assembly") }
 func siluAVX2(dst, x *float32, n int)                               { panic("vec: no assembly") }
+func tanhAVX2(dst, x *float32, n int)                               { panic("vec: no assembly") }
+func geluTanhAVX2(dst, x *float32, n int)                           { panic("vec: no assembly") }
+func geluErfAVX2(dst, x *float32, n int)                            { panic("vec: no assembly") }
+func sumAVX2(x *float32, n int) float64                             { panic("vec: no assembly") }
+func sqDevAVX2(x *float32, mean float64, n int) float64             { panic("vec: no assembly") }
+func normalizeAVX2(dst, x, gamma, beta *float32, mean, rstd float32, n int) {
+	panic("vec: no assembly")
+}
+
+func tapsAVX2(dst, src *float32, offs *int, w *float32, taps int, bias float32, n int) {
+	panic("vec: no assembly")
+}
+
+func deinterleaveAVX2(even, odd *float32, ds int, src *float32, ss, n, rows int) {
+	panic("vec: no assembly")
+}
+
+func taps4AVX2(dst *float32, ds int, src *float32, offs *int, w *float32, taps int, bias *float32, n int) {
+	panic("vec: no assembly")
+}
+
+func softmaxRowsAVX2(dst, x *float32, n, rows, ds, xs int) { panic("vec: no assembly") }
+
+func scaledMaskedSoftmaxRowsAVX2(dst, x, mask *float32, scale float32, n, rows, ds, xs, ms int) {
+	panic("vec: no assembly")
+}

@@ -43,7 +43,9 @@ func closeTo(got, want float64, rel, abs float64) bool {
 	return math.Abs(got-want) <= abs+rel*math.Abs(want)
 }
 
-func TestBinary(t *testing.T) {
+func TestBinary(t *testing.T) { forEachISA(t, testBinary) }
+
+func testBinary(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	type vv struct {
 		name string
@@ -115,7 +117,9 @@ func TestBinary(t *testing.T) {
 	}
 }
 
-func TestMax(t *testing.T) {
+func TestMax(t *testing.T) { forEachISA(t, testMax) }
+
+func testMax(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
 	for _, n := range lengths {
 		x := randSlice(r, n, 10)
@@ -178,7 +182,9 @@ func grid(lo, hi float64, n int) []float32 {
 	return x
 }
 
-func TestExp(t *testing.T) {
+func TestExp(t *testing.T) { forEachISA(t, testExp) }
+
+func testExp(t *testing.T) {
 	exp := func(dst, x []float32) { ExpShiftSum(dst, x, 0) }
 	expGo := func(dst, x []float32) { expShiftSumGo(dst, x, 0) }
 	checkUnary(t, "exp", exp, expGo, grid(-87, 88.7, 100001), math.Exp, 3*ulp, 0)
@@ -196,7 +202,9 @@ func TestExp(t *testing.T) {
 // TestExpFlush checks every float32 around the flush point: a normal
 // result or an exact +0, never a subnormal, and 0 exactly where exp(x) is
 // below the least normal float32.
-func TestExpFlush(t *testing.T) {
+func TestExpFlush(t *testing.T) { forEachISA(t, testExpFlush) }
+
+func testExpFlush(t *testing.T) {
 	lo := math.Float32bits(-87.3)
 	var x []float32
 	for b := lo; b <= math.Float32bits(-87.4); b++ {
@@ -215,7 +223,9 @@ func TestExpFlush(t *testing.T) {
 	}
 }
 
-func TestExpShiftSum(t *testing.T) {
+func TestExpShiftSum(t *testing.T) { forEachISA(t, testExpShiftSum) }
+
+func testExpShiftSum(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
 	for _, n := range lengths {
 		x := randSlice(r, n, 4)
@@ -246,7 +256,9 @@ func TestExpShiftSum(t *testing.T) {
 	}
 }
 
-func TestTanh(t *testing.T) {
+func TestTanh(t *testing.T) { forEachISA(t, testTanh) }
+
+func testTanh(t *testing.T) {
 	checkUnary(t, "tanh", Tanh, tanhGo, grid(-10, 10, 100001), math.Tanh, 8*ulp, 0)
 	checkUnary(t, "tanh small", Tanh, tanhGo, grid(-0.01, 0.01, 10001), math.Tanh, 4*ulp, 0)
 	checkUnary(t, "tanh specials", Tanh, tanhGo, specials, math.Tanh, 8*ulp, 0)
@@ -258,7 +270,9 @@ func geluTanh64(x float64) float64 {
 
 func geluErf64(x float64) float64 { return x * 0.5 * math.Erfc(-x/math.Sqrt2) }
 
-func TestGelu(t *testing.T) {
+func TestGelu(t *testing.T) { forEachISA(t, testGelu) }
+
+func testGelu(t *testing.T) {
 	// The tanh form is as close as tanh is, relative to the result, except
 	// where 1 + tanh cancels (large negative x): there, absolutely.
 	checkUnary(t, "gelu_tanh", GeluTanh, geluTanhGo, grid(-12, 12, 100001), geluTanh64, 16*ulp, 1e-6)
@@ -276,7 +290,9 @@ func TestGelu(t *testing.T) {
 	checkUnary(t, "gelu_erf specials", GeluErf, geluErfGo, []float32{0, 1, -1, float32(math.NaN()), float32(math.Inf(1)), 1e-30, -1e-30}, geluErf64, 4*ulp, 1e-7)
 }
 
-func TestClampExtrema(t *testing.T) {
+func TestClampExtrema(t *testing.T) { forEachISA(t, testClampExtrema) }
+
+func testClampExtrema(t *testing.T) {
 	r := rand.New(rand.NewSource(9))
 	nan, inf := float32(math.NaN()), float32(math.Inf(1))
 	for _, n := range lengths {
@@ -338,7 +354,9 @@ func TestClampExtrema(t *testing.T) {
 
 // The hard activations compute exactly the float32 steps of their
 // decomposition; sigmoid and silu are within a few ULP of float64.
-func TestActivations(t *testing.T) {
+func TestActivations(t *testing.T) { forEachISA(t, testActivations) }
+
+func testActivations(t *testing.T) {
 	r := rand.New(rand.NewSource(10))
 	for _, n := range lengths {
 		x := randSlice(r, n, 5)
@@ -380,7 +398,9 @@ func TestActivations(t *testing.T) {
 	checkUnary(t, "silu far", Silu, siluGo, grid(-120, 120, 1001), silu, 4*ulp, 1e-36)
 }
 
-func TestAxpy(t *testing.T) {
+func TestAxpy(t *testing.T) { forEachISA(t, testAxpy) }
+
+func testAxpy(t *testing.T) {
 	r := rand.New(rand.NewSource(11))
 	for _, n := range lengths {
 		x, d := randSlice(r, n, 3), randSlice(r, n, 3)
@@ -398,7 +418,9 @@ func TestAxpy(t *testing.T) {
 	}
 }
 
-func TestShortDestinationPanics(t *testing.T) {
+func TestShortDestinationPanics(t *testing.T) { forEachISA(t, testShortDestinationPanics) }
+
+func testShortDestinationPanics(t *testing.T) {
 	defer func() {
 		if recover() == nil {
 			t.Fatal("no panic")
@@ -441,7 +463,9 @@ func BenchmarkVec(b *testing.B) {
 	bench("ExpShiftSum/masked", func() { ExpShiftSum(dst, masked, 4) })
 }
 
-func TestMeanVar(t *testing.T) {
+func TestMeanVar(t *testing.T) { forEachISA(t, testMeanVar) }
+
+func testMeanVar(t *testing.T) {
 	r := rand.New(rand.NewSource(4))
 	for _, n := range lengths {
 		x := randSlice(r, n, 3)
@@ -473,7 +497,9 @@ func TestMeanVar(t *testing.T) {
 	}
 }
 
-func TestNormalize(t *testing.T) {
+func TestNormalize(t *testing.T) { forEachISA(t, testNormalize) }
+
+func testNormalize(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
 	for _, n := range lengths {
 		x, g, b := randSlice(r, n, 3), randSlice(r, n, 1), randSlice(r, n, 1)
@@ -492,7 +518,9 @@ func TestNormalize(t *testing.T) {
 	}
 }
 
-func TestReluScaleAdd(t *testing.T) {
+func TestReluScaleAdd(t *testing.T) { forEachISA(t, testReluScaleAdd) }
+
+func testReluScaleAdd(t *testing.T) {
 	r := rand.New(rand.NewSource(6))
 	for _, n := range lengths {
 		x := randSlice(r, n, 3)
@@ -526,7 +554,9 @@ func TestReluScaleAdd(t *testing.T) {
 
 // The row loops give exactly what the separate steps give: Max,
 // ExpShiftSum and MulScalar, after MulScalar and Add for the masked form.
-func TestSoftmaxRows(t *testing.T) {
+func TestSoftmaxRows(t *testing.T) { forEachISA(t, testSoftmaxRows) }
+
+func testSoftmaxRows(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
 	for _, n := range append(lengths[1:40], 127, 128, 129, 511, 512, 513, 1000) {
 		rows := 1 + r.Intn(4)
@@ -584,7 +614,9 @@ func TestSoftmaxRows(t *testing.T) {
 }
 
 // LayerNormRows gives exactly what MeanVar and Normalize give row by row.
-func TestLayerNormRows(t *testing.T) {
+func TestLayerNormRows(t *testing.T) { forEachISA(t, testLayerNormRows) }
+
+func testLayerNormRows(t *testing.T) {
 	r := rand.New(rand.NewSource(8))
 	for _, n := range append(lengths[1:40], 64, 127, 768, 1000) {
 		rows := 1 + r.Intn(5)
@@ -612,6 +644,189 @@ func TestLayerNormRows(t *testing.T) {
 		}
 		if got[n*rows] != 42 {
 			t.Fatalf("n=%d wrote past the end", n)
+		}
+	}
+}
+
+func TestTaps(t *testing.T) { forEachISA(t, testTaps) }
+
+func testTaps(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	for _, n := range lengths {
+		for _, taps := range []int{1, 3, 9, 25} {
+			src := randSlice(r, n+40, 1)
+			w := randSlice(r, taps, 1)
+			offs := make([]int, taps)
+			for i := range offs {
+				offs[i] = r.Intn(41)
+			}
+			dst := make([]float32, n+1)
+			dst[n] = 42
+			Taps(dst[:n], src, offs, w, 0.5)
+			for i := 0; i < n; i++ {
+				want, mag := 0.5, 0.5
+				for k, o := range offs {
+					want += float64(w[k]) * float64(src[i+o])
+					mag += math.Abs(float64(w[k]) * float64(src[i+o]))
+				}
+				if !closeTo(float64(dst[i]), want, 0, float64(taps+1)*ulp*mag) {
+					t.Fatalf("n=%d taps=%d [%d] = %g, want %g", n, taps, i, dst[i], want)
+				}
+			}
+			if dst[n] != 42 {
+				t.Fatalf("n=%d taps=%d wrote past the end", n, taps)
+			}
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("an offset reading past src did not panic")
+		}
+	}()
+	Taps(make([]float32, 8), make([]float32, 10), []int{3}, []float32{1}, 0)
+}
+
+func TestSum(t *testing.T) { forEachISA(t, testSum) }
+
+func testSum(t *testing.T) {
+	r := rand.New(rand.NewSource(12))
+	for _, n := range lengths {
+		x := randSlice(r, n, 3)
+		want, mag := 0.0, 0.0
+		for _, v := range x {
+			want += float64(v)
+			mag += math.Abs(float64(v))
+		}
+		if got := Sum(x); math.Abs(got-want) > 1e-12*mag {
+			t.Fatalf("n=%d: sum %g, want %g", n, got, want)
+		}
+	}
+}
+
+func TestDeinterleave(t *testing.T) { forEachISA(t, testDeinterleave) }
+
+func testDeinterleave(t *testing.T) {
+	for _, n := range lengths {
+		src := make([]float32, n)
+		for i := range src {
+			src[i] = float32(i)
+		}
+		ne, no := (n+1)/2, n/2
+		even, odd := make([]float32, ne+1), make([]float32, no+1)
+		even[ne], odd[no] = 42, 42
+		Deinterleave(even[:ne], odd[:no], src)
+		for i := 0; i < ne; i++ {
+			if even[i] != float32(2*i) {
+				t.Fatalf("n=%d even[%d] = %g", n, i, even[i])
+			}
+		}
+		for i := 0; i < no; i++ {
+			if odd[i] != float32(2*i+1) {
+				t.Fatalf("n=%d odd[%d] = %g", n, i, odd[i])
+			}
+		}
+		if even[ne] != 42 || odd[no] != 42 {
+			t.Fatalf("n=%d wrote past the end", n)
+		}
+	}
+}
+
+func TestTapsChannels(t *testing.T) { forEachISA(t, testTapsChannels) }
+
+func testTapsChannels(t *testing.T) {
+	r := rand.New(rand.NewSource(13))
+	for _, n := range lengths {
+		for _, nc := range []int{1, 3, 4, 5, 8, 9} {
+			taps := 1 + r.Intn(27)
+			src := randSlice(r, n+40, 1)
+			w, bias := randSlice(r, nc*taps, 1), randSlice(r, nc, 1)
+			offs := make([]int, taps)
+			for i := range offs {
+				offs[i] = r.Intn(41)
+			}
+			ds := n + 3
+			dst := make([]float32, nc*ds)
+			for i := range dst {
+				dst[i] = 42
+			}
+			TapsChannels(dst, ds, n, src, offs, w, bias)
+			for c := 0; c < nc; c++ {
+				for i := 0; i < ds; i++ {
+					got := dst[c*ds+i]
+					if i >= n {
+						if got != 42 {
+							t.Fatalf("n=%d nc=%d: wrote [%d][%d]", n, nc, c, i)
+						}
+						continue
+					}
+					want, mag := float64(bias[c]), math.Abs(float64(bias[c]))
+					for k, o := range offs {
+						want += float64(w[c*taps+k]) * float64(src[i+o])
+						mag += math.Abs(float64(w[c*taps+k]) * float64(src[i+o]))
+					}
+					if !closeTo(float64(got), want, 0, float64(taps+1)*ulp*mag) {
+						t.Fatalf("n=%d nc=%d taps=%d [%d][%d] = %g, want %g", n, nc, taps, c, i, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestTapsPlanes(t *testing.T) { forEachISA(t, testTapsPlanes) }
+
+// Each plane of TapsPlanes is bitwise what Taps gives it alone.
+func testTapsPlanes(t *testing.T) {
+	r := rand.New(rand.NewSource(14))
+	for _, n := range lengths {
+		np, taps := 1+r.Intn(5), 1+r.Intn(25)
+		ss, ws, ds := n+41, taps+2, n+5
+		src := randSlice(r, np*ss, 1)
+		w, bias := randSlice(r, np*ws, 1), randSlice(r, np, 1)
+		offs := make([]int, taps)
+		for i := range offs {
+			offs[i] = r.Intn(41)
+		}
+		dst := make([]float32, np*ds)
+		TapsPlanes(dst, ds, n, src, ss, offs, w, ws, bias)
+		for p := 0; p < np; p++ {
+			want := make([]float32, n)
+			Taps(want, src[p*ss:], offs, w[p*ws:p*ws+taps], bias[p])
+			for i := range want {
+				if !same(dst[p*ds+i], want[i]) {
+					t.Fatalf("n=%d plane %d [%d] = %g, Taps gives %g", n, p, i, dst[p*ds+i], want[i])
+				}
+			}
+		}
+	}
+}
+
+func TestDeinterleaveRows(t *testing.T) { forEachISA(t, testDeinterleaveRows) }
+
+// Each row of DeinterleaveRows is what Deinterleave makes of it, and
+// nothing between the rows is written.
+func testDeinterleaveRows(t *testing.T) {
+	for _, n := range lengths[1:] {
+		rows, ds, ss := 3, n+2, 2*n+3
+		src := make([]float32, (rows-1)*ss+2*n)
+		for i := range src {
+			src[i] = float32(i)
+		}
+		even, odd := make([]float32, (rows-1)*ds+n+1), make([]float32, (rows-1)*ds+n+1)
+		for i := range even {
+			even[i], odd[i] = 42, 42
+		}
+		DeinterleaveRows(even, odd, ds, src, ss, n, rows)
+		for r := 0; r < rows; r++ {
+			for i := 0; i < ds && r*ds+i < len(even); i++ {
+				we, wo := float32(42), float32(42)
+				if i < n {
+					we, wo = src[r*ss+2*i], src[r*ss+2*i+1]
+				}
+				if even[r*ds+i] != we || odd[r*ds+i] != wo {
+					t.Fatalf("n=%d row %d [%d]: %g %g, want %g %g", n, r, i, even[r*ds+i], odd[r*ds+i], we, wo)
+				}
+			}
 		}
 	}
 }

@@ -1,0 +1,66 @@
+package kernels_test
+
+import (
+	"math/rand"
+	"testing"
+
+	"github.com/seam-rt/seam/kernels"
+	"github.com/seam-rt/seam/ops"
+	"github.com/seam-rt/seam/tensor"
+	"github.com/seam-rt/seam/value"
+)
+
+// The kernels that split their work across goroutines (batched products,
+// softmax and layer norm rows, the fused attention softmax, linear and
+// convolution) give bitwise the same result on one thread and on several,
+// on shapes large enough to be split.
+func TestThreadsDoNotChangeResults(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	x := randTensor(r, 12, 128, 128)
+	// A mask broadcast over the batch: rows are walked 256 at a time.
+	y, mask := randTensor(r, 4, 256, 256), randTensor(r, 256, 256)
+	cases := []struct {
+		target string
+		args   []value.Value
+		named  []ops.NamedArg
+	}{
+		{target: "aten.bmm.default", named: []ops.NamedArg{tv(randTensor(r, 12, 128, 64)), tv(randTensor(r, 12, 64, 128))}},
+		{target: "aten.matmul.default", named: []ops.NamedArg{tv(randTensor(r, 2, 6, 128, 64)), tv(randTensor(r, 64, 96))}},
+		{target: "aten._softmax.default", named: []ops.NamedArg{tv(x), pos(value.FromInt(-1)), pos(value.FromBool(false))}},
+		{target: "aten.native_layer_norm.default", named: []ops.NamedArg{tv(randTensor(r, 1024, 256)), pos(value.FromInts([]int64{256})),
+			tv(randTensor(r, 256)), tv(randTensor(r, 256)), pos(value.FromDouble(1e-5))}},
+		{target: "aten.addmm.default", named: []ops.NamedArg{tv(randTensor(r, 384)), tv(randTensor(r, 256, 128)), tv(randTensor(r, 128, 384))}},
+		{target: "aten.convolution.default", named: []ops.NamedArg{tv(randTensor(r, 4, 32, 24, 24)), tv(randTensor(r, 32, 1, 3, 3)), tv(randTensor(r, 32)),
+			pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{1, 1})),
+			pos(value.FromBool(false)), pos(value.FromInts([]int64{0, 0})), pos(value.FromInt(32))}},
+		{target: "scaled masked softmax", args: []value.Value{value.FromTensor(y), value.FromDouble(0.125), value.FromTensor(mask)}},
+	}
+	for _, c := range cases {
+		run := func(threads int) *tensor.Tensor {
+			ctx := kernels.NewContext()
+			ctx.Threads = threads
+			out := make([]value.Value, 3)
+			if c.args != nil {
+				if err := kernels.ScaledMaskedSoftmax(ctx, c.args, out[:1]); err != nil {
+					t.Fatal(err)
+				}
+				return out[0].Tensor()
+			}
+			s, _ := ops.Lookup(c.target)
+			k, _ := kernels.Lookup(c.target)
+			args, err := s.Bind(nil, c.named)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = out[:len(s.Returns)]
+			if err := k(ctx, args, out); err != nil {
+				t.Fatal(err)
+			}
+			return out[0].Tensor()
+		}
+		one, two, four := run(1), run(2), run(4)
+		if !tensor.Equal(one, two) || !tensor.Equal(one, four) {
+			t.Errorf("%s: results differ between 1, 2 and 4 threads", c.target)
+		}
+	}
+}
