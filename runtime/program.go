@@ -48,6 +48,9 @@ type Program struct {
 	mutates bool
 	frames  sync.Pool
 	calls   []*delegateCall
+	// dispatch holds the specializations a run may take instead (nil
+	// without any).
+	dispatch *dispatch
 }
 
 type sourceKind uint8
@@ -154,6 +157,9 @@ func LoadLowered(l *ir.Lowered, opt Options) (*Program, error) {
 		case ir.OutputBufferMutation:
 			prog.mutates = true
 		}
+	}
+	if err := prog.loadSpecializations(l, opt); err != nil {
+		return nil, err
 	}
 	return prog, nil
 }
@@ -334,9 +340,18 @@ func (p *Program) Bindings(inputs []value.Value) (sym.Bindings, error) {
 }
 
 func (p *Program) run(ctx context.Context, inputs []value.Value, timed bool) ([]value.Value, []DelegateTime, error) {
-	if _, err := p.checkInputs(inputs); err != nil {
+	bind, err := p.checkInputs(inputs)
+	if err != nil {
 		return nil, nil, err
 	}
+	if s := p.dispatch.find(bind); s != nil {
+		return p.runSpecialization(ctx, s, inputs, timed)
+	}
+	return p.exec(ctx, inputs, timed)
+}
+
+// exec runs the program on inputs already checked.
+func (p *Program) exec(ctx context.Context, inputs []value.Value, timed bool) ([]value.Value, []DelegateTime, error) {
 	if p.mutates {
 		p.mu.Lock()
 		defer p.mu.Unlock()
