@@ -163,7 +163,11 @@ func sameInterface(main *ir.Program, s *ir.Specialization) []Violation {
 				flag(gn, "dim %d is %d, the program's %s at the binding", d, gs.Int, evalText(wv, wok))
 			}
 			if wok && gs.Expr != nil {
-				flag(gn, "dim %d is symbolic (%s), where the binding makes the program's %d", d, gs.Expr.Expr, wv)
+				text := gs.Expr.Expr
+				if e, err := sym.Parse(text); err == nil {
+					text = e.String()
+				}
+				flag(gn, "dim %d is symbolic (%s), where the binding makes the program's %d", d, text, wv)
 			}
 		}
 	}
