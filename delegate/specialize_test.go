@@ -388,7 +388,13 @@ func TestSpecializationsShareModules(t *testing.T) {
 	back := b.ToCopy(b.ToCopy(b.Tanh(w), ir.Int64), ir.Float32)
 	b.Output(b.Relu(b.Add(x, b.Sum(b.Tanh(back), false, 0))))
 	p := b.Program()
-	prof, err := backend.Parse([]byte(`{"name": "f32-static-npu", "ops": {"include": ["aten.*"]}, "dtypes": ["f32"], "dynamic_shapes": false}`))
+	// A backend that counts what it compiles (on seam's kernels).
+	compiled := 0
+	backend.Register("counting-f32-npu", backend.CompilerFunc(func(m *ir.Program, _ map[string]string) (backend.Executable, error) {
+		compiled++
+		return runtime.Load(m, runtime.Options{Threads: 1})
+	}))
+	prof, err := backend.Parse([]byte(`{"name": "counting-f32-npu", "ops": {"include": ["aten.*"]}, "dtypes": ["f32"], "dynamic_shapes": false}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -416,6 +422,9 @@ func TestSpecializationsShareModules(t *testing.T) {
 	lp, err := runtime.LoadLowered(l, runtime.Options{Threads: 1})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if compiled != len(l.Modules) {
+		t.Errorf("%d modules compiled for %d stored: a module several programs call is compiled once", compiled, len(l.Modules))
 	}
 	orig, err := runtime.Load(p, runtime.Options{Threads: 1})
 	if err != nil {

@@ -94,6 +94,8 @@ type Loader struct {
 	// consts are the top-level graph inputs fed by weights that no run
 	// changes, by name: what constant rewrites may read.
 	consts map[string]*tensor.Tensor
+	// compiled are the modules compiled so far, by name.
+	compiled map[string]*delegateCall
 }
 
 // constants lists the graph inputs whose value is a loaded weight (not
@@ -120,13 +122,20 @@ func Load(p *ir.Program, opt Options) (*Program, error) {
 // LoadLowered compiles a lowered program: its main program, and each module
 // a delegate call names through the backend its delegate record names.
 func LoadLowered(l *ir.Lowered, opt Options) (*Program, error) {
+	return loadLowered(l, opt, map[string]*delegateCall{})
+}
+
+// loadLowered is LoadLowered with the modules compiled so far, by name:
+// a module several main programs call (the general path's and its
+// specializations') is compiled once.
+func loadLowered(l *ir.Lowered, opt Options, compiled map[string]*delegateCall) (*Program, error) {
 	p := l.Main
 	prog := &Program{ir: p, ranges: map[string]sym.Range{}, state: map[string]value.Value{}}
 	// Weights first: the plan's rewrites fold and pack constant ones.
 	if err := prog.loadSources(); err != nil {
 		return nil, err
 	}
-	ld := &Loader{opt: opt, modules: l.Modules, consts: prog.constants()}
+	ld := &Loader{opt: opt, modules: l.Modules, consts: prog.constants(), compiled: compiled}
 	missing := map[string]bool{}
 	plan, err := ld.compileGraph("", p.Graph, missing)
 	if err != nil {
@@ -158,7 +167,7 @@ func LoadLowered(l *ir.Lowered, opt Options) (*Program, error) {
 			prog.mutates = true
 		}
 	}
-	if err := prog.loadSpecializations(l, opt); err != nil {
+	if err := prog.loadSpecializations(l, opt, compiled); err != nil {
 		return nil, err
 	}
 	return prog, nil
