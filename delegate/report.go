@@ -35,7 +35,10 @@ type SpecializationReport struct {
 	// earlier one or the general path.
 	Reused    []string         `json:"reused"`
 	Crossings []lower.Crossing `json:"crossings"`
-	Rounds    []lower.Round    `json:"rounds"`
+	// Groups says what became of each group (without the nodes
+	// specializing removed).
+	Groups []lower.Group `json:"groups,omitempty"`
+	Rounds []lower.Round `json:"rounds"`
 }
 
 // Report summarises the lowerings for people and scripts.
@@ -45,7 +48,7 @@ func (s *Specialized) Report(opt inspect.Options, backendName string, policy low
 	for _, sp := range s.Specializations {
 		r := sp.Result.Report(opt, backendName, policy)
 		sr := SpecializationReport{Bind: sp.Bind, Delegated: delegated(sp.Result), Nodes: countNodes(sp.Specialized.Program),
-			Modules: r.Modules, Reused: []string{}, Crossings: r.Crossings, Rounds: r.Rounds}
+			Modules: r.Modules, Reused: []string{}, Crossings: r.Crossings, Groups: r.Groups, Rounds: r.Rounds}
 		for _, from := range ir.SortedKeys(sp.Reused) {
 			if name := sp.Reused[from]; !slices.Contains(sr.Reused, name) {
 				sr.Reused = append(sr.Reused, name)

@@ -79,7 +79,9 @@ func Specialize(p *ir.Program, prof *backend.Profile, opt Options, binds []sym.B
 		if err != nil {
 			return nil, fmt.Errorf("specializing at %s: %w", b, err)
 		}
-		res, err := Lowered(&ir.Lowered{Main: sp.Program, Modules: out.Lowered.Modules}, prof, opt)
+		at := opt
+		at.Groups = groupsAt(opt.Groups, sp)
+		res, err := Lowered(&ir.Lowered{Main: sp.Program, Modules: out.Lowered.Modules}, prof, at)
 		if err != nil {
 			return nil, fmt.Errorf("lowering the specialization at %s: %w", b, err)
 		}
@@ -104,6 +106,32 @@ func Specialize(p *ir.Program, prof *backend.Profile, opt Options, binds []sym.B
 		return nil, &lower.BugError{Violations: vs}
 	}
 	return out, nil
+}
+
+// groupsAt are the groups as the specialized program has them: without
+// the nodes specializing removed (scalar nodes folded, conds replaced by
+// their branch), which no backend is given.
+func groupsAt(groups [][]string, sp *specialize.Result) [][]string {
+	gone := map[string]bool{}
+	for _, n := range sp.Folded {
+		gone[n] = true
+	}
+	for _, c := range sp.Inlined {
+		gone[c.Node] = true
+	}
+	var out [][]string
+	for _, g := range groups {
+		var kept []string
+		for _, n := range g {
+			if !gone[n] {
+				kept = append(kept, n)
+			}
+		}
+		if len(kept) > 0 {
+			out = append(out, kept)
+		}
+	}
+	return out
 }
 
 func sameSymbols(a, b sym.Bindings) bool {

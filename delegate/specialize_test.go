@@ -461,3 +461,22 @@ func multisymInput(n int64) *tensor.Tensor {
 	}
 	return x
 }
+
+// TestSpecializeKeepsGroups: a group keeps its meaning at each binding,
+// less the nodes specializing folds away (sym_size_int_24 is s53 there):
+// the rest of it is kept together in one module.
+func TestSpecializeKeepsGroups(t *testing.T) {
+	prof, _ := backend.Builtin("static-shapes")
+	group := []string{"sym_size_int_24", "view", "embedding"}
+	res, err := delegate.Specialize(load(t, "gpt2_tiny"), prof, delegate.Options{Groups: [][]string{group}}, []sym.Bindings{{"s53": 8}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := res.Specializations[0].Groups
+	if len(gs) != 1 || !gs[0].Kept || !slices.Equal(gs[0].Nodes, group[1:]) {
+		t.Errorf("at s53 = 8: groups %+v, want view and embedding kept together", gs)
+	}
+	if g := res.General.Groups; len(g) != 1 || g[0].Kept {
+		t.Errorf("the general path: groups %+v, want the group not kept (view has a dynamic size)", g)
+	}
+}
