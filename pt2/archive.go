@@ -57,7 +57,7 @@ func (a *Archive) Lowered() (*ir.Lowered, error) {
 	}
 	specs, taken, err := a.specializations(main)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", SpecializationsRecord, err)
 	}
 	l := &ir.Lowered{Main: main, Modules: map[string]*ir.LoweredModule{}, Specializations: specs}
 	for name, p := range a.Programs {

@@ -170,6 +170,13 @@ func (rd *reader) read() (*Archive, error) {
 			a.Other[rel] = rd.blob(f)
 		}
 	}
+	// A specialization names a program of the archive, not the main one
+	// or a module, and no other specialization names it.
+	if main, err := a.Program(); err == nil && a.Specializations != nil {
+		if _, _, err := a.specializations(main); err != nil {
+			return nil, rd.wrap(SpecializationsRecord, err)
+		}
+	}
 	// What a backend compiled belongs to its module's record; without a
 	// record it is kept as it is.
 	for name, f := range compiled {

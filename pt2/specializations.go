@@ -61,13 +61,13 @@ func (a *Archive) specializations(main *ir.Program) ([]*ir.Specialization, map[s
 		p, ok := a.Programs[s.Program]
 		switch {
 		case !ok:
-			return nil, nil, fmt.Errorf("%s: specialization %d names program %s, which the archive does not have (models/%s.json)", SpecializationsRecord, i, s.Program, s.Program)
+			return nil, nil, fmt.Errorf("specialization %d names program %s, which the archive does not have (models/%s.json)", i, s.Program, s.Program)
 		case p == main:
-			return nil, nil, fmt.Errorf("%s: specialization %d names the main program %s", SpecializationsRecord, i, s.Program)
+			return nil, nil, fmt.Errorf("specialization %d names the main program %s", i, s.Program)
 		case taken[s.Program]:
-			return nil, nil, fmt.Errorf("%s: specialization %d names program %s, which another specialization names too", SpecializationsRecord, i, s.Program)
+			return nil, nil, fmt.Errorf("specialization %d names program %s, which another specialization names too", i, s.Program)
 		case a.Delegates[s.Program] != nil:
-			return nil, nil, fmt.Errorf("%s: specialization %d names program %s, which has a delegate record: a lowered module, not a main program", SpecializationsRecord, i, s.Program)
+			return nil, nil, fmt.Errorf("specialization %d names program %s, which has a delegate record: a lowered module, not a main program", i, s.Program)
 		}
 		taken[s.Program] = true
 		out = append(out, &ir.Specialization{Bind: s.Bind, Main: p})
