@@ -29,6 +29,16 @@ type Summary struct {
 	WeightBytes int64 `json:"weight_bytes"`
 	// Modules describes the lowered modules of a lowered program.
 	Modules []Module `json:"modules,omitempty"`
+	// Specializations lists a lowered program's specializations: the
+	// binding each runs at, and the modules its delegate calls name.
+	Specializations []Specialization `json:"specializations,omitempty"`
+}
+
+// Specialization summarises one specialization of a lowered program.
+type Specialization struct {
+	Bind    map[string]int64 `json:"bind"`
+	Nodes   int              `json:"nodes"`
+	Modules []string         `json:"modules"`
 }
 
 // Module summarises one lowered module: the backend that runs it and what
@@ -56,6 +66,10 @@ func SummarizeLowered(l *ir.Lowered, opt Options) *Summary {
 			m.Backend, m.CompileOptions = d.Backend, d.CompileOptions
 		}
 		s.Modules = append(s.Modules, m)
+	}
+	for _, sp := range l.Specializations {
+		ss := Summarize(sp.Main, opt)
+		s.Specializations = append(s.Specializations, Specialization{Bind: sp.Bind, Nodes: ss.Nodes, Modules: ir.SortedKeys(sp.Main.Calls())})
 	}
 	return s
 }

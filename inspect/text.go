@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/sym"
 )
 
 var inputOrder = []string{"parameter", "buffer", "tensor_constant", "custom_obj", "token", "constant_input", "user_input"}
@@ -67,6 +68,16 @@ func (s *Summary) WriteText(w io.Writer, file string) error {
 		writeGroups(tw, m.Inputs, inputOrder)
 		fmt.Fprintln(tw, "  outputs:")
 		writeGroups(tw, m.Outputs, []string{"buffer_mutation", "user_output"})
+	}
+	if len(s.Specializations) > 0 {
+		fmt.Fprintf(tw, "\nspecializations (%d; any other binding runs the program above):\n", len(s.Specializations))
+		for _, sp := range s.Specializations {
+			mods := "no module"
+			if len(sp.Modules) > 0 {
+				mods = strings.Join(sp.Modules, ", ")
+			}
+			fmt.Fprintf(tw, "  %s\t%d nodes\tcalls %s\n", sym.Bindings(sp.Bind), sp.Nodes, mods)
+		}
 	}
 	return tw.Flush()
 }

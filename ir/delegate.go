@@ -21,8 +21,13 @@ func (n *Node) DelegateModule() (string, bool) {
 // a Lowered without modules.
 type Lowered struct {
 	Main *Program
-	// Modules are the lowered modules by name, as delegate calls name them.
+	// Modules are the lowered modules by name, as delegate calls name them
+	// (Main's and every specialization's).
 	Modules map[string]*LoweredModule
+	// Specializations are Main at bindings of its symbols, each lowered on
+	// its own; a run whose inputs bind the symbols to one's values runs it,
+	// any other runs Main (the general path). See Specialization.
+	Specializations []*Specialization
 }
 
 // LoweredModule is one lowered module: the partition as a program of its
@@ -56,13 +61,24 @@ type Delegate struct {
 func (l *Lowered) ModuleNames() []string { return SortedKeys(l.Modules) }
 
 // Called names the modules the main program's delegate calls name, in
-// any graph.
+// any graph, and those its specializations' calls name.
 func (l *Lowered) Called() map[string]bool {
 	called := map[string]bool{}
-	if l.Main == nil {
+	for _, p := range l.Mains() {
+		for name := range p.Calls() {
+			called[name] = true
+		}
+	}
+	return called
+}
+
+// Calls names the modules the program's delegate calls name, in any graph.
+func (p *Program) Calls() map[string]bool {
+	called := map[string]bool{}
+	if p == nil || p.Graph == nil {
 		return called
 	}
-	_ = l.Main.Graph.Walk(func(_ string, g *Graph) error {
+	_ = p.Graph.Walk(func(_ string, g *Graph) error {
 		for _, n := range g.Nodes {
 			if name, ok := n.DelegateModule(); ok {
 				called[name] = true

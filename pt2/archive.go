@@ -19,6 +19,10 @@ type Archive struct {
 	// (data/delegates/<module>.json, and <module>.bin for what the backend
 	// compiled).
 	Delegates map[string]*ir.Delegate
+	// Specializations lists data/specializations.json's entries: the
+	// programs that run instead of the main one at bindings of its
+	// symbols (ir.Specialization); nil when there is no such record.
+	Specializations []Specialization
 	// Extra holds the extra/<name> files (extra_files of torch.export.save).
 	Extra map[string][]byte
 	// SampleInputs holds data/sample_inputs/<model>.pt per model: a
@@ -42,17 +46,22 @@ type delegateRecord struct {
 }
 
 // Lowered is the archive's content as a lowered program: the main program
-// (Program), and every other program as a module with its delegate record
-// (nil where the archive has none). A program nothing was delegated from
-// is a Lowered without modules.
+// (Program), the programs data/specializations.json names as its
+// specializations, and every other program as a module with its delegate
+// record (nil where the archive has none). A program nothing was delegated
+// from is a Lowered without modules.
 func (a *Archive) Lowered() (*ir.Lowered, error) {
 	main, err := a.Program()
 	if err != nil {
 		return nil, err
 	}
-	l := &ir.Lowered{Main: main, Modules: map[string]*ir.LoweredModule{}}
+	specs, taken, err := a.specializations(main)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", SpecializationsRecord, err)
+	}
+	l := &ir.Lowered{Main: main, Modules: map[string]*ir.LoweredModule{}, Specializations: specs}
 	for name, p := range a.Programs {
-		if p != main {
+		if p != main && !taken[name] {
 			l.Modules[name] = &ir.LoweredModule{Program: p, Delegate: a.Delegates[name]}
 		}
 	}
@@ -60,7 +69,9 @@ func (a *Archive) Lowered() (*ir.Lowered, error) {
 }
 
 // FromLowered is the archive of a lowered program: the main program as
-// "model", each module as a program of its own with its delegate record.
+// "model", each module as a program of its own with its delegate record,
+// each specialization's main program as specialization_N, listed with its
+// binding in data/specializations.json.
 // from, when not nil, is the archive the program was lowered from: the
 // sample inputs of its main program carry over, since the lowered program
 // takes the same inputs.
@@ -71,6 +82,11 @@ func FromLowered(l *ir.Lowered, from *Archive) *Archive {
 		if m.Delegate != nil {
 			a.Delegates[name] = m.Delegate
 		}
+	}
+	for i, s := range l.Specializations {
+		name := specializationName(i, l.Modules)
+		a.Programs[name] = s.Main
+		a.Specializations = append(a.Specializations, Specialization{Bind: s.Bind, Program: name})
 	}
 	if from != nil {
 		if s := from.SampleInputs[from.mainName()]; s != nil {

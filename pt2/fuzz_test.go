@@ -27,11 +27,17 @@ func FuzzReadArchive(f *testing.F) {
 		}
 		f.Add(data)
 	}
+	var spec bytes.Buffer
+	if err := pt2.Write(&spec, specializedArchive(f), "model"); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(spec.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a, err := pt2.ReadBytes(data, "fuzz.pt2")
 		if err != nil {
 			return
 		}
+		_, _ = a.Lowered()
 		var buf bytes.Buffer
 		if err := pt2.Write(&buf, a, "model"); err != nil {
 			// Weights whose bytes cannot be read (corrupt entries) fail
@@ -44,6 +50,9 @@ func FuzzReadArchive(f *testing.F) {
 		}
 		if diff := cmp.Diff(a.Programs, b.Programs, programOpts); diff != "" {
 			t.Fatalf("rewritten archive differs:\n%s", diff)
+		}
+		if diff := cmp.Diff(a.Specializations, b.Specializations); diff != "" {
+			t.Fatalf("rewritten specializations differ:\n%s", diff)
 		}
 	})
 }

@@ -74,6 +74,7 @@ type reader struct {
 	size    int64
 	root    string
 	records map[string]*zip.File // by path below the root
+	blobs   map[*zip.File]ir.Blob
 }
 
 func (rd *reader) errf(record, format string, args ...any) error {
@@ -143,6 +144,14 @@ func (rd *reader) read() (*Archive, error) {
 			a.Extra[strings.TrimPrefix(rel, "extra/")] = data
 		case strings.HasPrefix(rel, "data/sample_inputs/") && strings.HasSuffix(rel, ".pt"):
 			a.SampleInputs[strings.TrimSuffix(strings.TrimPrefix(rel, "data/sample_inputs/"), ".pt")] = rd.blob(f)
+		case rel == SpecializationsRecord:
+			data, err := rd.readJSON(rel)
+			if err != nil {
+				return nil, err
+			}
+			if a.Specializations, err = decodeSpecializations(data); err != nil {
+				return nil, rd.wrap(rel, err)
+			}
 		case strings.HasPrefix(rel, "data/delegates/") && strings.HasSuffix(rel, ".json"):
 			data, err := rd.readJSON(rel)
 			if err != nil {
@@ -159,6 +168,13 @@ func (rd *reader) read() (*Archive, error) {
 			compiled[strings.TrimSuffix(strings.TrimPrefix(rel, "data/delegates/"), ".bin")] = f
 		default:
 			a.Other[rel] = rd.blob(f)
+		}
+	}
+	// A specialization names a program of the archive, not the main one
+	// or a module, and no other specialization names it.
+	if main, err := a.Program(); err == nil && a.Specializations != nil {
+		if _, _, err := a.specializations(main); err != nil {
+			return nil, rd.wrap(SpecializationsRecord, err)
 		}
 	}
 	// What a backend compiled belongs to its module's record; without a
@@ -521,12 +537,23 @@ func (rd *reader) readPayloads(model, kind string, used map[string]bool) (map[st
 	return out, nil
 }
 
+// blob is a record's data, read on demand. A record's blob is made once, so that programs sharing a weight file
+// (a lowered program's parent, modules and specializations) share one
+// blob: the writer stores it once again and the runtime loads it once.
 func (rd *reader) blob(f *zip.File) ir.Blob {
-	where := recordOf{archive: rd.file, record: strings.TrimPrefix(f.Name, rd.root)}
-	if f.Method == zip.Store {
-		return &storedBlob{f: f, r: rd.r, recordOf: where}
+	if b, ok := rd.blobs[f]; ok {
+		return b
 	}
-	return &compressedBlob{f: f, r: rd.r, recordOf: where}
+	where := recordOf{archive: rd.file, record: strings.TrimPrefix(f.Name, rd.root)}
+	var b ir.Blob = &compressedBlob{f: f, r: rd.r, recordOf: where}
+	if f.Method == zip.Store {
+		b = &storedBlob{f: f, r: rd.r, recordOf: where}
+	}
+	if rd.blobs == nil {
+		rd.blobs = map[*zip.File]ir.Blob{}
+	}
+	rd.blobs[f] = b
+	return b
 }
 
 // checkBytes reads every record of the archive through, checking each

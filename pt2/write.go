@@ -121,6 +121,15 @@ func (aw *archiveWriter) writeAll(a *Archive) error {
 			}
 		}
 	}
+	if a.Specializations != nil {
+		data, err := json.Marshal(specializationsFile{Specializations: a.Specializations})
+		if err != nil {
+			return err
+		}
+		if err := aw.writeBytes(SpecializationsRecord, data); err != nil {
+			return err
+		}
+	}
 	for _, name := range ir.SortedKeys(a.Extra) {
 		if err := aw.writeBytes("extra/"+name, a.Extra[name]); err != nil {
 			return err

@@ -54,6 +54,13 @@ func (l *Loader) delegate(n *ir.Node) (*delegateCall, error) {
 	if !ok {
 		return nil, fmt.Errorf("delegate call without a module name")
 	}
+	if call, ok := l.compiled[name]; ok {
+		if got := len(n.Inputs) - 1; got != len(call.params) {
+			return nil, fmt.Errorf("delegate call passes %d arguments to %s, which takes %d", got, name, len(call.params))
+		}
+		l.calls = append(l.calls, call)
+		return call, nil
+	}
 	lm, ok := l.modules[name]
 	if !ok {
 		return nil, fmt.Errorf("delegate call to %s, which this program does not have", name)
@@ -89,6 +96,9 @@ func (l *Loader) delegate(n *ir.Node) (*delegateCall, error) {
 		return nil, fmt.Errorf("delegate call passes %d arguments to %s, which takes %d", got, name, len(call.params))
 	}
 	l.calls = append(l.calls, call)
+	if l.compiled != nil {
+		l.compiled[name] = call
+	}
 	return call, nil
 }
 

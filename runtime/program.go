@@ -48,6 +48,9 @@ type Program struct {
 	mutates bool
 	frames  sync.Pool
 	calls   []*delegateCall
+	// dispatch holds the specializations a run may take instead (nil
+	// without any).
+	dispatch *dispatch
 }
 
 type sourceKind uint8
@@ -91,6 +94,8 @@ type Loader struct {
 	// consts are the top-level graph inputs fed by weights that no run
 	// changes, by name: what constant rewrites may read.
 	consts map[string]*tensor.Tensor
+	// compiled are the modules compiled so far, by name.
+	compiled map[string]*delegateCall
 }
 
 // constants lists the graph inputs whose value is a loaded weight (not
@@ -117,13 +122,20 @@ func Load(p *ir.Program, opt Options) (*Program, error) {
 // LoadLowered compiles a lowered program: its main program, and each module
 // a delegate call names through the backend its delegate record names.
 func LoadLowered(l *ir.Lowered, opt Options) (*Program, error) {
+	return loadLowered(l, opt, map[string]*delegateCall{})
+}
+
+// loadLowered is LoadLowered with the modules compiled so far, by name:
+// a module several main programs call (the general path's and its
+// specializations') is compiled once.
+func loadLowered(l *ir.Lowered, opt Options, compiled map[string]*delegateCall) (*Program, error) {
 	p := l.Main
 	prog := &Program{ir: p, ranges: map[string]sym.Range{}, state: map[string]value.Value{}}
 	// Weights first: the plan's rewrites fold and pack constant ones.
 	if err := prog.loadSources(); err != nil {
 		return nil, err
 	}
-	ld := &Loader{opt: opt, modules: l.Modules, consts: prog.constants()}
+	ld := &Loader{opt: opt, modules: l.Modules, consts: prog.constants(), compiled: compiled}
 	missing := map[string]bool{}
 	plan, err := ld.compileGraph("", p.Graph, missing)
 	if err != nil {
@@ -154,6 +166,9 @@ func LoadLowered(l *ir.Lowered, opt Options) (*Program, error) {
 		case ir.OutputBufferMutation:
 			prog.mutates = true
 		}
+	}
+	if err := prog.loadSpecializations(l, opt, compiled); err != nil {
+		return nil, err
 	}
 	return prog, nil
 }
@@ -334,9 +349,18 @@ func (p *Program) Bindings(inputs []value.Value) (sym.Bindings, error) {
 }
 
 func (p *Program) run(ctx context.Context, inputs []value.Value, timed bool) ([]value.Value, []DelegateTime, error) {
-	if _, err := p.checkInputs(inputs); err != nil {
+	bind, err := p.checkInputs(inputs)
+	if err != nil {
 		return nil, nil, err
 	}
+	if s := p.dispatch.find(bind); s != nil {
+		return p.runSpecialization(ctx, s, inputs, timed)
+	}
+	return p.exec(ctx, inputs, timed)
+}
+
+// exec runs the program on inputs already checked.
+func (p *Program) exec(ctx context.Context, inputs []value.Value, timed bool) ([]value.Value, []DelegateTime, error) {
 	if p.mutates {
 		p.mu.Lock()
 		defer p.mu.Unlock()

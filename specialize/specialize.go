@@ -310,10 +310,4 @@ func ParseBind(text string) (name string, v int64, err error) {
 }
 
 // String prints a binding as s0 = 2, s1 = 9 (sorted).
-func String(b sym.Bindings) string {
-	parts := make([]string, 0, len(b))
-	for _, name := range ir.SortedKeys(b) {
-		parts = append(parts, fmt.Sprintf("%s = %d", name, b[name]))
-	}
-	return strings.Join(parts, ", ")
-}
+func String(b sym.Bindings) string { return b.String() }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"sort"
+	"strings"
 )
 
 // Bindings give each symbol its value.
@@ -186,4 +188,18 @@ func apply(op Op, a []num) (num, string) {
 		return a[0], ""
 	}
 	return applyConversion(op, a)
+}
+
+// String prints the bindings as s0 = 2, s1 = 9, sorted by name.
+func (b Bindings) String() string {
+	names := make([]string, 0, len(b))
+	for name := range b {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, name := range names {
+		parts[i] = fmt.Sprintf("%s = %d", name, b[name])
+	}
+	return strings.Join(parts, ", ")
 }

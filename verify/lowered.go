@@ -15,8 +15,10 @@ import (
 // when it loads a lowered program or calls a delegate is an error here: a
 // called module without a record or a contract, a module calling a
 // delegate, an argument that does not fit its placeholder, a range
-// narrower than the program's. A program without modules is verified as
-// Program verifies it.
+// narrower than the program's. Each specialization is verified as the
+// main program is, and against it (specializations): violations in one
+// name it in their Graph (`specialization s53 = 16`). A program without
+// modules is verified as Program verifies it.
 func Lowered(l *ir.Lowered) []Violation {
 	modules := map[string]*ir.Program{}
 	for name, m := range l.Modules {
@@ -27,12 +29,20 @@ func Lowered(l *ir.Lowered) []Violation {
 	if l.Main != nil {
 		out = Program(l.Main, Options{Modules: modules})
 	}
+	out = append(out, specializations(l, modules)...)
+	mains := l.Mains()
+	calls := make([]map[string]bool, len(mains))
+	for i, main := range mains {
+		calls[i] = main.Calls()
+	}
 	for _, name := range l.ModuleNames() {
 		m := l.Modules[name]
 		vs := Program(m.Program, Options{Module: name})
 		vs = append(vs, moduleContract(name, m.Program, m.Delegate, called[name])...)
-		if called[name] {
-			vs = append(vs, moduleRanges(name, m.Program, l.Main)...)
+		for i, main := range mains {
+			if calls[i][name] {
+				vs = append(vs, moduleRanges(name, m.Program, main)...)
+			}
 		}
 		for i := range vs {
 			vs[i].Graph = joinPath(name, vs[i].Graph)

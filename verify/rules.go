@@ -32,6 +32,7 @@ const (
 	NestedGraph       Rule = "nested-graph"        // a nested graph that disagrees with the call using it
 	DelegateCall      Rule = "delegate-call"       // a delegate call naming no module, or with the wrong arguments
 	ModuleRange       Rule = "module-range"        // a module's range for a symbol leaves out values the program admits
+	Specialization    Rule = "specialization"      // a specialization the runtime could not dispatch to, or that takes other inputs than the program
 	ContractSymbolic  Rule = "contract-symbolic"   // a symbolic placeholder the backend refuses
 	ContractDType     Rule = "contract-dtype"      // a tensor placeholder of a dtype the backend refuses
 	ContractDynamic   Rule = "contract-dynamic"    // a dynamic size given to a static-shape backend

@@ -694,6 +694,10 @@ func TestREADMEDocumentsEveryJSONField(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bad := hostileArchive(t, "used_before_defined")
+	spec := filepath.Join(dir, "spec.pt2")
+	if out, code, err := seam(t, "lower", fixtures.Model("mlp"), "--backend", "static-shapes", "--specialize", "s77=4", "-o", spec); code != 0 {
+		t.Fatalf("lower --specialize: exit %d, %v\n%s", code, err, out)
+	}
 	runs := []struct {
 		doc  string
 		args []string
@@ -703,6 +707,9 @@ func TestREADMEDocumentsEveryJSONField(t *testing.T) {
 		{"explain --json", []string{"explain", fixtures.Model("gpt2_tiny"), "--backend", "tensor-only", "view", "input_ids", "getitem_3", "--json"}},
 		{"specialize --json", []string{"specialize", fixtures.Model("seed_like"), "--bind", "s53=4", "-o", filepath.Join(dir, "s.pt2"), "--json"}},
 		{"run --json", []string{"run", fixtures.Model("mlp"), "--case", caseDir("mlp", "case0"), "--repeat", "1", "--json"}},
+		{"run --json", []string{"run", spec, "--case", caseDir("mlp", "case0"), "--case", caseDir("mlp", "case1"), "--json"}},
+		{"lower --json", []string{"lower", fixtures.Model("gpt2_tiny"), "--backend", "tensor-only", "--group", "view,embedding", "--json"}},
+		{"lower --json", []string{"lower", fixtures.Model("mlp"), "--backend", "static-shapes", "--specialize", "s77=4,7", "--json"}},
 		{"run --json", []string{"run", fixtures.Model("mlp"), "--input", filepath.Join(caseDir("mlp", "case0"), "in_0.npy"), "--expect", caseDir("cnn", "case0"), "--json"}},
 		{"export onnx --json", []string{"export", "onnx", fixtures.Model("buffer_mutation"), "-o", filepath.Join(dir, "m.onnx"), "--json"}},
 		{"bench run --json", []string{"bench", "run", fixtures.Model("mlp"), "--case", caseDir("mlp", "case0"), "--time", "1ms", "--json"}},
@@ -731,7 +738,7 @@ func TestREADMEDocumentsEveryJSONField(t *testing.T) {
 					}
 					// Maps keyed by data, and the profile's file form
 					// (documented in docs/backend-contract.md).
-					if k != "bind" && k != "profile" {
+					if k != "bind" && k != "among" && k != "profile" {
 						walk(x)
 					}
 				}

@@ -16,7 +16,7 @@ import (
 func lowerCmd() *cobra.Command {
 	var backendName, policyName, out string
 	var asJSON, explain bool
-	var groups []string
+	var groups, specs []string
 	cmd := &cobra.Command{
 		Use:   "lower MODEL.pt2 --backend NAME|FILE -o OUT.pt2",
 		Short: "Lower partitions into delegate calls that obey the backend's contract",
@@ -31,7 +31,13 @@ func lowerCmd() *cobra.Command {
 			"partition --group does; the report says what became of each group.\n\n" +
 			"Lowering goes in rounds: when a policy must leave nodes to the parent, the\n" +
 			"partitions are proposed again without them. --explain prints each round, and\n" +
-			"--json lists them as \"rounds\".",
+			"--json lists them as \"rounds\".\n\n" +
+			"--specialize s53=16,32,128 (one flag per symbol) lowers the program once more at\n" +
+			"each binding of the cross product of the values listed, with its sizes constant\n" +
+			"(as seam specialize writes it), for backends that compile for static shapes. The\n" +
+			"lowered program dispatches at run time on the values its inputs bind: a binding in\n" +
+			"the set runs its specialization's delegate calls, any other the general path (the\n" +
+			"program lowered as it is), and seam run says which. Identical modules are stored once.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			prof, err := backend.Resolve(backendName)
@@ -61,6 +67,9 @@ func lowerCmd() *cobra.Command {
 			opt := delegate.Options{Policy: policy}
 			for _, g := range groups {
 				opt.Groups = append(opt.Groups, strings.Split(g, ","))
+			}
+			if len(specs) > 0 {
+				return lowerSpecialized(cmd, args[0], a, in.Main, prof, opt, specs, out, asJSON, explain)
 			}
 			res, err := delegate.Program(in.Main, prof, opt)
 			if err != nil {
@@ -97,6 +106,7 @@ func lowerCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON (with the rounds)")
 	cmd.Flags().BoolVar(&explain, "explain", false, "print each round of proposals first: what it delegated, and what lowering excluded from it and why")
 	cmd.Flags().StringArrayVar(&groups, "group", nil, "node names (comma-separated) that must stay together in one module, or none of them delegated; repeatable")
+	cmd.Flags().StringArrayVar(&specs, "specialize", nil, "SYMBOL=V1,V2,...: lower once more at each of these values (the cross product over the flags), dispatched at run time; repeatable, one flag per symbol")
 	_ = cmd.MarkFlagRequired("backend")
 	return cmd
 }

@@ -21,6 +21,10 @@ func (e *InputError) Error() string { return e.File + " " + e.Msg }
 // that does not verify is reported as the input's fault, and refuses a
 // program that is already lowered, saying so.
 func checkLowerInput(file string, l *ir.Lowered) error {
+	if len(l.Specializations) > 0 {
+		return &InputError{File: file, Msg: fmt.Sprintf("is already lowered, with %d specializations; "+
+			"seam lowers a program once: lower the program it was lowered from", len(l.Specializations))}
+	}
 	if mods := lowered(l); len(mods) > 0 {
 		return &InputError{File: file, Msg: fmt.Sprintf("is already lowered (its delegate calls run %s); "+
 			"seam lowers a program once: lower the program it was lowered from", strings.Join(mods, ", "))}

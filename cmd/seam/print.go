@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seam-rt/seam/pt2"
+	"github.com/seam-rt/seam/sym"
 )
 
 func printCmd() *cobra.Command {
@@ -29,16 +30,24 @@ func printCmd() *cobra.Command {
 			if err := pr.Fprint(cmd.OutOrStdout(), p); err != nil {
 				return err
 			}
-			// A lowered program's modules follow, each as its own class.
+			// A lowered program's modules follow, each as its own class,
+			// and its specializations' parents.
+			bind := map[string]string{}
+			for _, s := range a.Specializations {
+				bind[s.Program] = sym.Bindings(s.Bind).String()
+			}
 			for _, name := range a.ModelNames() {
 				if name == pt2.MainModel {
 					continue
 				}
-				backend := "no delegate record"
+				what := "lowered module, no delegate record"
 				if d, ok := a.Delegates[name]; ok {
-					backend = "backend " + d.Backend
+					what = "lowered module, backend " + d.Backend
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "\n\n# %s: lowered module, %s\n", name, backend)
+				if b, ok := bind[name]; ok {
+					what = "the program at " + b + " (a specialization)"
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "\n\n# %s: %s\n", name, what)
 				if err := pr.FprintClass(cmd.OutOrStdout(), name, a.Programs[name]); err != nil {
 					return err
 				}

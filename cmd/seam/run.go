@@ -103,7 +103,7 @@ func runCmd() *cobra.Command {
 					if err != nil {
 						return fmt.Errorf("%s: %w", caseDirs[i], err)
 					}
-					rec := runRecord{Case: caseDirs[i], Expect: caseDirs[i]}
+					rec := runRecord{Case: caseDirs[i], Expect: caseDirs[i], Dispatch: dispatchOf(prog, caseValues(c))}
 					rec.compare(outs, c.Outputs, "")
 					rep.add(rec)
 				}
@@ -118,7 +118,7 @@ func runCmd() *cobra.Command {
 						return err
 					}
 				}
-				rec := runRecord{Expect: expectDir}
+				rec := runRecord{Expect: expectDir, Dispatch: dispatchOf(prog, vals)}
 				if len(caseDirs) == 1 {
 					rec.Case = caseDirs[0]
 				}
@@ -191,6 +191,8 @@ type runRecord struct {
 	OK *bool `json:"ok,omitempty"`
 	// Mismatch says what is wrong beyond single outputs (a count that differs).
 	Mismatch string `json:"mismatch,omitempty"`
+	// Dispatch says, for a program with specializations, which one ran.
+	Dispatch *dispatchRecord `json:"dispatch,omitempty"`
 }
 
 // outputRecord is one output, and its comparison with the expected one.
@@ -310,7 +312,11 @@ func (o *outputRecord) errors() string {
 func (r *runReport) writeText(w io.Writer, chain bool) {
 	for _, rec := range r.Runs {
 		if chain {
-			fmt.Fprintf(w, "%s: %s\n", rec.Case, rec.line())
+			ran := ""
+			if rec.Dispatch != nil {
+				ran = "; ran " + rec.Dispatch.String()
+			}
+			fmt.Fprintf(w, "%s: %s%s\n", rec.Case, rec.line(), ran)
 			continue
 		}
 		for _, o := range rec.Outputs {
@@ -328,6 +334,9 @@ func (r *runReport) writeText(w io.Writer, chain bool) {
 		}
 		if rec.Mismatch != "" {
 			fmt.Fprintf(w, "MISMATCH: %s\n", rec.Mismatch)
+		}
+		if rec.Dispatch != nil {
+			fmt.Fprintf(w, "ran %s\n", rec.Dispatch)
 		}
 	}
 	if r.Latency != nil {

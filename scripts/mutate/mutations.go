@@ -153,6 +153,20 @@ var mutations = []mutation{
 		"\t\tif na != nb {\n\t\t\treturn na - nb", "\t\tif na != nb {\n\t\t\treturn nb - na",
 		[]string{"./pt2"}, ""},
 
+	// specializations
+	{"specializations keep their own buffer state", "runtime/dispatch.go",
+		"\t\tsp.state = p.state\n", "\n",
+		[]string{"./delegate"}, "TestSpecializedFixtures"},
+	{"a binding outside the set runs the first specialization", "runtime/dispatch.go",
+		"\treturn d.byKey[d.key(b)]", "\tif s := d.byKey[d.key(b)]; s != nil {\n\t\treturn s\n\t}\n\treturn d.specs[0]",
+		[]string{"./delegate"}, "TestSpecializedFixtures"},
+	{"identical modules are stored twice", "delegate/specialize.go",
+		"\t\t\tif name, ok := stored.find(m.LoweredModule); ok {", "\t\t\tif name, ok := stored.find(m.LoweredModule); ok && false {",
+		[]string{"./delegate"}, "TestSpecializationsShareModules"},
+	{"two specializations of the same values verify", "verify/specializations.go",
+		"\t\tif j, ok := seen[key]; ok {", "\t\tif j, ok := seen[key]; ok && false {",
+		[]string{"./verify"}, "TestSpecializationRules"},
+
 	// the command line and backend profiles
 	{"a panic is blamed on the input", "cmd/seam/exit.go",
 		"errors.As(err, &lowered) || errors.As(err, &kernel) || errors.As(err, &bug)", "errors.As(err, &lowered) || errors.As(err, &kernel) || (errors.As(err, &bug) && false)",
