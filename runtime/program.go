@@ -27,6 +27,10 @@ type Options struct {
 	// contract its delegate record holds even where it differs from the
 	// registered backend's (see contract.go).
 	TrustRecordedContract bool
+	// Disable names plan rewrites Load is not to run (PassNames lists
+	// them; see the package documentation), to compare a program with and
+	// without one or to rule one out when a result looks wrong.
+	Disable []string
 }
 
 // Program is a loaded program: compiled once, run many times, safe for
@@ -91,6 +95,8 @@ type Loader struct {
 	// consts are the top-level graph inputs fed by weights that no run
 	// changes, by name: what constant rewrites may read.
 	consts map[string]*tensor.Tensor
+	// passes are the plan rewrites that run on every graph, in order.
+	passes []pass
 }
 
 // constants lists the graph inputs whose value is a loaded weight (not
@@ -117,13 +123,22 @@ func Load(p *ir.Program, opt Options) (*Program, error) {
 // LoadLowered compiles a lowered program: its main program, and each module
 // a delegate call names through the backend its delegate record names.
 func LoadLowered(l *ir.Lowered, opt Options) (*Program, error) {
+	return loadLowered(l, opt, planPasses)
+}
+
+// loadLowered is LoadLowered with the pass table to run (tests add to it).
+func loadLowered(l *ir.Lowered, opt Options, table []pass) (*Program, error) {
+	passes, err := enabled(table, opt.Disable)
+	if err != nil {
+		return nil, err
+	}
 	p := l.Main
 	prog := &Program{ir: p, ranges: map[string]sym.Range{}, state: map[string]value.Value{}}
 	// Weights first: the plan's rewrites fold and pack constant ones.
 	if err := prog.loadSources(); err != nil {
 		return nil, err
 	}
-	ld := &Loader{opt: opt, modules: l.Modules, consts: prog.constants()}
+	ld := &Loader{opt: opt, modules: l.Modules, consts: prog.constants(), passes: passes}
 	missing := map[string]bool{}
 	plan, err := ld.compileGraph("", p.Graph, missing)
 	if err != nil {
