@@ -12,7 +12,7 @@ import (
 // A pass rewrites a graph's plan once every node has its step. Load runs
 // planPasses in order on every graph (cond branches too), each skippable
 // by name through Options.Disable, and checks the plan after each one
-// (checkPlan): a pass that leaves a step reading a value nothing defines,
+// (graphPlan.check): a pass that leaves a step reading a value nothing defines,
 // or a value released twice or read after its release, fails the load
 // with a PlanError naming the pass, not a run with a wrong answer.
 type pass struct {
