@@ -218,6 +218,27 @@ func (r *argReader) OptDouble(none float64) float64 {
 	return r.Double()
 }
 
+// ScalarFloat reads a Scalar as a float (a bool as 0 or 1).
+func (r *argReader) ScalarFloat() float64 { return r.Scalar().Double() }
+
+// OptScalarFloat reads a Scalar? as a float, with a value for None.
+func (r *argReader) OptScalarFloat(none float64) float64 {
+	if r.err == nil && r.next < len(r.args) && r.args[r.next].IsNone() {
+		r.next++
+		return none
+	}
+	return r.ScalarFloat()
+}
+
+// OptBool reads a bool? with a value for None.
+func (r *argReader) OptBool(none bool) bool {
+	if r.err == nil && r.next < len(r.args) && r.args[r.next].IsNone() {
+		r.next++
+		return none
+	}
+	return r.Bool()
+}
+
 // Scalar reads a Scalar: an int, float or bool.
 func (r *argReader) Scalar() value.Value {
 	v, ok := r.take()

@@ -544,7 +544,7 @@ func dropoutKernel(ctx *Context, args, out []value.Value) error {
 func nativeDropoutKernel(ctx *Context, args, out []value.Value) error {
 	arg := readArgs(args)
 	arg.Skip(2) // input, p
-	train := arg.Bool()
+	train := arg.OptBool(false)
 	if err := arg.Err(); err != nil {
 		return err
 	}

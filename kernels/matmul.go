@@ -338,7 +338,7 @@ func bmmKernel(ctx *Context, args, out []value.Value) error {
 
 func baddbmmKernel(ctx *Context, args, out []value.Value) error {
 	arg := readArgs(args)
-	bias, a, b, beta, alpha := arg.Tensor(), arg.Tensor(), arg.Tensor(), arg.Double(), arg.Double()
+	bias, a, b, beta, alpha := arg.Tensor(), arg.Tensor(), arg.Tensor(), arg.ScalarFloat(), arg.ScalarFloat()
 	if err := arg.Err(); err != nil {
 		return err
 	}

@@ -599,7 +599,7 @@ func variance(row []float64, correction float64) (float64, float64) {
 func varKernel(std, withMean bool) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
 		arg := readArgs(args)
-		x, dims, corr, keep := arg.Tensor(), arg.Ints(nil), arg.OptDouble(1), arg.Bool()
+		x, dims, corr, keep := arg.Tensor(), arg.Ints(nil), arg.OptScalarFloat(1), arg.Bool()
 		if err := arg.Err(); err != nil {
 			return err
 		}

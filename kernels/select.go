@@ -344,7 +344,7 @@ func leakyReluKernel(ctx *Context, args, out []value.Value) error {
 
 func eluKernel(ctx *Context, args, out []value.Value) error {
 	arg := readArgs(args)
-	x, alpha, scale, inScale := arg.Tensor(), arg.Double(), arg.Double(), arg.Double()
+	x, alpha, scale, inScale := arg.Tensor(), arg.ScalarFloat(), arg.ScalarFloat(), arg.ScalarFloat()
 	if err := arg.Err(); err != nil {
 		return err
 	}
