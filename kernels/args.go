@@ -82,6 +82,15 @@ func (r *argReader) take() (value.Value, bool) {
 	return r.args[i], true
 }
 
+// none takes the next argument when it is None.
+func (r *argReader) none() bool {
+	if r.err == nil && r.next < len(r.args) && r.args[r.next].IsNone() {
+		r.next++
+		return true
+	}
+	return false
+}
+
 // fail refuses the argument just taken.
 func (r *argReader) fail(format string, a ...any) { r.failAt(r.next-1, fmt.Sprintf(format, a...)) }
 
@@ -107,8 +116,7 @@ func (r *argReader) Tensor() *tensor.Tensor {
 
 // OptTensor reads a Tensor? (nil for None).
 func (r *argReader) OptTensor() *tensor.Tensor {
-	if r.err == nil && r.next < len(r.args) && r.args[r.next].IsNone() {
-		r.next++
+	if r.none() {
 		return nil
 	}
 	return r.Tensor()
@@ -134,8 +142,7 @@ func (r *argReader) Int() int {
 
 // OptInt reads an int? with a value for None.
 func (r *argReader) OptInt(none int) int {
-	if r.err == nil && r.next < len(r.args) && r.args[r.next].IsNone() {
-		r.next++
+	if r.none() {
 		return none
 	}
 	return r.Int()
@@ -211,8 +218,7 @@ func (r *argReader) Tensors() []*tensor.Tensor {
 
 // OptDouble reads a float? with a value for None.
 func (r *argReader) OptDouble(none float64) float64 {
-	if r.err == nil && r.next < len(r.args) && r.args[r.next].IsNone() {
-		r.next++
+	if r.none() {
 		return none
 	}
 	return r.Double()
@@ -223,8 +229,7 @@ func (r *argReader) ScalarFloat() float64 { return r.Scalar().Double() }
 
 // OptScalarFloat reads a Scalar? as a float, with a value for None.
 func (r *argReader) OptScalarFloat(none float64) float64 {
-	if r.err == nil && r.next < len(r.args) && r.args[r.next].IsNone() {
-		r.next++
+	if r.none() {
 		return none
 	}
 	return r.ScalarFloat()
@@ -232,8 +237,7 @@ func (r *argReader) OptScalarFloat(none float64) float64 {
 
 // OptBool reads a bool? with a value for None.
 func (r *argReader) OptBool(none bool) bool {
-	if r.err == nil && r.next < len(r.args) && r.args[r.next].IsNone() {
-		r.next++
+	if r.none() {
 		return none
 	}
 	return r.Bool()
