@@ -32,9 +32,9 @@ func (e *ArgError) Error() string {
 // becomes an *ArgError (Err) while the reads after it return zero values.
 // Check Err before using a value read after one that may have failed.
 //
-//	r := readArgs(args)
-//	x, dim, keepdim := r.Tensor(), r.Int(), r.Bool()
-//	if err := r.Err(); err != nil {
+//	arg := readArgs(args)
+//	x, dim, keepdim := arg.Tensor(), arg.Int(), arg.Bool()
+//	if err := arg.Err(); err != nil {
 //		return err
 //	}
 type argReader struct {

@@ -26,21 +26,25 @@ func (gp *graphPlan) planLifetimes() {
 			keep[s] = true
 		}
 	}
+	var buf []int32
 	for i := range gp.steps {
 		st := &gp.steps[i]
 		for j := range st.args {
-			for _, s := range st.args[j].slots() {
+			buf = st.args[j].appendSlots(buf[:0])
+			for _, s := range buf {
 				last[s] = i
 			}
 		}
-		for _, s := range st.defines() {
+		buf = st.appendDefs(buf[:0])
+		for _, s := range buf {
 			if last[s] < i {
 				last[s] = i
 			}
 		}
 	}
 	for j := range gp.outputs {
-		for _, s := range gp.outputs[j].slots() {
+		buf = gp.outputs[j].appendSlots(buf[:0])
+		for _, s := range buf {
 			keep[s] = true
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // A pass rewrites a graph's plan once every node has its step. Load runs
 // planPasses in order on every graph (cond branches too), each skippable
 // by name through Options.Disable, and checks the plan after each one
-// (graphPlan.check): a pass that leaves a step reading a value nothing defines,
+// (checker.check): a pass that leaves a step reading a value nothing defines,
 // or a value released twice or read after its release, fails the load
 // with a PlanError naming the pass, not a run with a wrong answer.
 type pass struct {
@@ -94,17 +94,23 @@ func enabled(passes []pass, disable []string) ([]pass, error) {
 }
 
 // runPasses rewrites gp with each pass in turn, checking the plan first
-// and after every pass.
+// and after every pass that runs (a rewrite pass none of whose ops the
+// plan has does not).
 func (l *Loader) runPasses(gp *graphPlan, consts map[int32]*tensor.Tensor) error {
 	gp.dead = make([][]int32, len(gp.steps))
-	if err := gp.check(); err != nil {
+	var c checker
+	if err := c.check(gp); err != nil {
 		return &PlanError{Graph: gp.path, Pass: "compile", Err: err}
 	}
+	f := &fuser{gp: gp, consts: consts, g: gp.g, names: gp.names}
 	for _, p := range l.passes {
 		if p.plan != nil {
 			p.plan(gp)
 		} else {
-			f := newFuser(gp, consts)
+			if !slices.ContainsFunc(gp.steps, func(st step) bool { return slices.Contains(p.at, st.op()) }) {
+				continue
+			}
+			f.index()
 			for i := range gp.steps {
 				if slices.Contains(p.at, f.op(i)) {
 					p.rewrite(f, i)
@@ -112,7 +118,7 @@ func (l *Loader) runPasses(gp *graphPlan, consts map[int32]*tensor.Tensor) error
 			}
 			f.drop()
 		}
-		if err := gp.check(); err != nil {
+		if err := c.check(gp); err != nil {
 			return &PlanError{Graph: gp.path, Pass: p.name, Err: err}
 		}
 	}
@@ -130,17 +136,20 @@ type fuser struct {
 	uses   []int    // slot -> references by steps and graph outputs
 	users  []int    // slot -> the last step that reads it
 	gone   []bool   // steps fused away
+	buf    []int32
 }
 
-func newFuser(gp *graphPlan, consts map[int32]*tensor.Tensor) *fuser {
-	n := gp.nslots
-	f := &fuser{gp: gp, consts: consts, g: gp.g, names: gp.names, prod: make([]int, n), uses: make([]int, n),
-		users: make([]int, n), gone: make([]bool, len(gp.steps))}
+// index builds the def-use view of the plan as it is now.
+func (f *fuser) index() {
+	gp, n := f.gp, f.gp.nslots
+	f.prod, f.uses, f.users = zeroed(f.prod, n), zeroed(f.uses, n), zeroed(f.users, n)
+	f.gone = zeroed(f.gone, len(gp.steps))
 	for i := range f.prod {
 		f.prod[i], f.users[i] = -1, -1
 	}
 	ref := func(t *argTmpl, step int) {
-		for _, s := range t.slots() {
+		f.buf = t.appendSlots(f.buf[:0])
+		for _, s := range f.buf {
 			f.uses[s]++
 			f.users[s] = step
 		}
@@ -150,14 +159,21 @@ func newFuser(gp *graphPlan, consts map[int32]*tensor.Tensor) *fuser {
 		for j := range st.args {
 			ref(&st.args[j], i)
 		}
-		for _, s := range st.defines() {
+		f.buf = st.appendDefs(f.buf[:0])
+		for _, s := range f.buf {
 			f.prod[s] = i
 		}
 	}
 	for j := range gp.outputs {
 		ref(&gp.outputs[j], -1)
 	}
-	return f
+}
+
+// zeroed returns s with n zero elements, reusing its storage.
+func zeroed[T any](s []T, n int) []T {
+	s = resize(s, n)
+	clear(s)
+	return s
 }
 
 // drop removes the steps the pass absorbed.
@@ -178,6 +194,18 @@ func (f *fuser) drop() {
 	f.gp.dead = f.gp.dead[:len(steps)]
 }
 
+// op is the op a kernel step runs: its node's, or what a rewrite made it
+// run; "" for any other step and one without a kernel (the load will fail).
+func (st *step) op() string {
+	switch {
+	case st.kind != stepKernel || st.kernel == nil:
+		return ""
+	case st.runs != "":
+		return st.runs
+	}
+	return ir.OpName(st.node.Target)
+}
+
 // target is a kernel step's op ("aten.mul.Tensor"), or "" for any other
 // step, one without a kernel (the load will fail) or one fused away.
 func (f *fuser) target(i int) string {
@@ -196,26 +224,23 @@ func (f *fuser) op(i int) string {
 	return f.gp.steps[i].runs
 }
 
-// slots lists the slots a template reads.
-func (t *argTmpl) slots() []int32 {
+// appendSlots appends the slots a template reads to out.
+func (t *argTmpl) appendSlots(out []int32) []int32 {
 	switch t.kind {
 	case tmplSlot:
-		return []int32{t.slot}
+		out = append(out, t.slot)
 	case tmplList:
-		var out []int32
 		for _, e := range t.elems {
 			if e.slot >= 0 {
 				out = append(out, e.slot)
 			}
 		}
-		return out
 	}
-	return nil
+	return out
 }
 
-// defines lists the slots a step fills.
-func (st *step) defines() []int32 {
-	var out []int32
+// appendDefs appends the slots a step fills to out.
+func (st *step) appendDefs(out []int32) []int32 {
 	for _, o := range st.outs {
 		if o.slot >= 0 {
 			out = append(out, o.slot)
@@ -229,13 +254,21 @@ func (st *step) defines() []int32 {
 	return out
 }
 
-// check is the plan's sanity check: steps in order, every slot a step or
-// the graph's outputs read defined before by a graph input or an earlier
-// step (a step fused away defines nothing), no slot defined twice, and
-// lifetimes consistent: a slot is released at most once, after it is
-// defined, never while a later step or the outputs read it, and never a
-// graph input or output; a moved copy's input dies at that step.
-func (gp *graphPlan) check() error {
+// checker is the plan's sanity check, its buffers kept from one check
+// to the next.
+type checker struct {
+	defined, kept []bool
+	released      []int // the step after which a slot dies, -1 while alive
+	buf           []int32
+}
+
+// check checks the plan: steps in order, every slot a step or the graph's
+// outputs read defined before by a graph input or an earlier step (a step
+// fused away defines nothing), no slot defined twice, and lifetimes
+// consistent: a slot is released at most once, after it is defined, never
+// while a later step or the outputs read it, and never a graph input or
+// output; a moved copy's input dies at that step.
+func (c *checker) check(gp *graphPlan) error {
 	name := func(s int32) string {
 		if int(s) < len(gp.names) && gp.names[s] != "" {
 			return fmt.Sprintf("%s (slot %d)", gp.names[s], s)
@@ -248,12 +281,11 @@ func (gp *graphPlan) check() error {
 		}
 		return nil
 	}
-	defined := make([]bool, gp.nslots)
-	released := make([]int, gp.nslots) // the step after which a slot dies, -1 while alive
+	c.defined, c.kept, c.released = zeroed(c.defined, gp.nslots), zeroed(c.kept, gp.nslots), zeroed(c.released, gp.nslots)
+	defined, kept, released := c.defined, c.kept, c.released
 	for i := range released {
 		released[i] = -1
 	}
-	kept := make([]bool, gp.nslots)
 	for _, s := range gp.inputs {
 		if s < 0 {
 			continue
@@ -264,7 +296,8 @@ func (gp *graphPlan) check() error {
 		defined[s], kept[s] = true, true
 	}
 	for j := range gp.outputs {
-		for _, s := range gp.outputs[j].slots() {
+		c.buf = gp.outputs[j].appendSlots(c.buf[:0])
+		for _, s := range c.buf {
 			if err := inRange(s); err != nil {
 				return fmt.Errorf("output %d: %w", j, err)
 			}
@@ -272,7 +305,8 @@ func (gp *graphPlan) check() error {
 		}
 	}
 	read := func(t *argTmpl) error {
-		for _, s := range t.slots() {
+		c.buf = t.appendSlots(c.buf[:0])
+		for _, s := range c.buf {
 			if err := inRange(s); err != nil {
 				return err
 			}
@@ -299,7 +333,8 @@ func (gp *graphPlan) check() error {
 				return where(fmt.Errorf("argument %d %w", j, err))
 			}
 		}
-		for _, s := range st.defines() {
+		c.buf = st.appendDefs(c.buf[:0])
+		for _, s := range c.buf {
 			if err := inRange(s); err != nil {
 				return where(err)
 			}
