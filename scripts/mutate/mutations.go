@@ -59,7 +59,7 @@ var mutations = []mutation{
 
 	// runtime: scalar ops and the executor
 	{"a pass's plan goes unchecked", "runtime/passes.go",
-		"\t\tif err := gp.check(); err != nil {\n\t\t\treturn &PlanError{Graph: gp.path, Pass: p.name", "\t\tif err := gp.check(); false && err != nil {\n\t\t\treturn &PlanError{Graph: gp.path, Pass: p.name",
+		"\t\tif err := c.check(gp); err != nil {\n\t\t\treturn &PlanError{Graph: gp.path, Pass: p.name", "\t\tif err := c.check(gp); false && err != nil {\n\t\t\treturn &PlanError{Graph: gp.path, Pass: p.name",
 		[]string{"./runtime"}, "TestPlanCheck"},
 	{"a disabled pass still runs", "runtime/passes.go",
 		"\t\tif !off[p.name] {", "\t\tif !off[p.name] || true {",
