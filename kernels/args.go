@@ -8,131 +8,324 @@ import (
 	"github.com/seam-rt/seam/value"
 )
 
-// Argument readers: each checks the kind and names the argument in errors.
-
-func argTensor(args []value.Value, i int, name string) (*tensor.Tensor, error) {
-	if t := args[i].Tensor(); t != nil {
-		return t, nil
-	}
-	return nil, fmt.Errorf("argument %q must be a Tensor, not %s", name, args[i].Describe())
+// ArgError is an argument a kernel refuses: the op, the argument (its
+// schema name and position) and the reason. Kernels read their arguments
+// with an argReader, which knows only positions; register's wrapper, which
+// knows the op's schema, fills in the op and the name.
+type ArgError struct {
+	Op     string // "aten.add.Tensor"
+	Arg    string // "alpha"
+	Index  int    // the argument's position in the schema
+	Reason string // "must be a Scalar, not Tensor f32[3]"
 }
 
-// argOptTensor reads a Tensor? (nil for None).
-func argOptTensor(args []value.Value, i int, name string) (*tensor.Tensor, error) {
-	if args[i].IsNone() {
-		return nil, nil
+func (e *ArgError) Error() string {
+	if e.Arg == "" {
+		return fmt.Sprintf("argument %d %s", e.Index, e.Reason)
 	}
-	return argTensor(args, i, name)
+	return fmt.Sprintf("argument %q %s", e.Arg, e.Reason)
 }
 
-func argInt(args []value.Value, i int, name string) (int, error) {
-	v := args[i]
+// argReader reads a kernel's arguments one after another in schema order:
+// each read takes the next argument, so a kernel names neither positions
+// nor names, and the first argument that is not what the read asks for
+// becomes an *ArgError (Err) while the reads after it return zero values.
+// Check Err before using a value read after one that may have failed.
+//
+//	arg := readArgs(args)
+//	x, dim, keepdim := arg.Tensor(), arg.Int(), arg.Bool()
+//	if err := arg.Err(); err != nil {
+//		return err
+//	}
+type argReader struct {
+	args []value.Value
+	next int
+	err  *ArgError
+	// names, for a kernel no schema describes (one a runtime rewrite
+	// made), are its arguments' names.
+	names []string
+}
+
+// readArgs starts reading args at the first one; names are given only by
+// kernels that are not registered for a schema.
+func readArgs(args []value.Value, names ...string) argReader {
+	return argReader{args: args, names: names}
+}
+
+// Err is the first argument error, nil when every read so far succeeded.
+func (r *argReader) Err() error {
+	if r.err == nil {
+		return nil
+	}
+	return r.err
+}
+
+// More reports whether an argument is left to read (an overload with
+// fewer arguments shares the kernel).
+func (r *argReader) More() bool { return r.next < len(r.args) }
+
+// Skip passes over n arguments the kernel does not read (layout,
+// pin_memory).
+func (r *argReader) Skip(n int) { r.next += n }
+
+// take returns the next argument, ok false once an argument has failed.
+func (r *argReader) take() (value.Value, bool) {
+	if r.err != nil {
+		return value.Value{}, false
+	}
+	i := r.next
+	r.next++
+	if i >= len(r.args) {
+		r.failAt(i, "is missing")
+		return value.Value{}, false
+	}
+	return r.args[i], true
+}
+
+// none takes the next argument when it is None.
+func (r *argReader) none() bool {
+	if r.err == nil && r.next < len(r.args) && r.args[r.next].IsNone() {
+		r.next++
+		return true
+	}
+	return false
+}
+
+// fail refuses the argument just taken.
+func (r *argReader) fail(format string, a ...any) { r.failAt(r.next-1, fmt.Sprintf(format, a...)) }
+
+func (r *argReader) failAt(i int, reason string) {
+	r.err = &ArgError{Index: i, Reason: reason}
+	if i < len(r.names) {
+		r.err.Arg = r.names[i]
+	}
+}
+
+// Tensor reads a Tensor.
+func (r *argReader) Tensor() *tensor.Tensor {
+	v, ok := r.take()
+	if !ok {
+		return nil
+	}
+	if t := v.Tensor(); t != nil {
+		return t
+	}
+	r.fail("must be a Tensor, not %s", v.Describe())
+	return nil
+}
+
+// OptTensor reads a Tensor? (nil for None).
+func (r *argReader) OptTensor() *tensor.Tensor {
+	if r.none() {
+		return nil
+	}
+	return r.Tensor()
+}
+
+// Int reads an int, refusing one too large for a size or an index.
+func (r *argReader) Int() int {
+	v, ok := r.take()
+	if !ok {
+		return 0
+	}
 	if v.Kind() != value.Int {
-		return 0, fmt.Errorf("argument %q must be an int, not %s", name, v.Describe())
+		r.fail("must be an int, not %s", v.Describe())
+		return 0
 	}
 	n := v.Int()
 	if n > math.MaxInt32*int64(1<<20) || n < -math.MaxInt32*int64(1<<20) {
-		return 0, fmt.Errorf("argument %q is out of range: %d", name, n)
+		r.fail("is out of range: %d", n)
+		return 0
 	}
-	return int(n), nil
+	return int(n)
 }
 
-// argIndexInt reads a SymInt? slice bound, clamping huge values (Python's
+// OptInt reads an int? with a value for None.
+func (r *argReader) OptInt(none int) int {
+	if r.none() {
+		return none
+	}
+	return r.Int()
+}
+
+// IndexInt reads a SymInt? slice bound, clamping huge values (Python's
 // sys.maxsize as "to the end") into a range that cannot overflow.
-func argIndexInt(args []value.Value, i int, name string, none int) (int, error) {
-	switch args[i].Kind() {
-	case value.None:
-		return none, nil
-	case value.Int:
-		return int(max(min(args[i].Int(), 1<<50), -(1 << 50))), nil
+func (r *argReader) IndexInt(none int) int {
+	v, ok := r.take()
+	if !ok {
+		return 0
 	}
-	return 0, fmt.Errorf("argument %q must be an int, not %s", name, args[i].Describe())
-}
-
-// argOptInt reads an int? with a value for None.
-func argOptInt(args []value.Value, i int, name string, none int) (int, error) {
-	if args[i].IsNone() {
-		return none, nil
-	}
-	return argInt(args, i, name)
-}
-
-func argBool(args []value.Value, i int, name string) (bool, error) {
-	if args[i].Kind() != value.Bool {
-		return false, fmt.Errorf("argument %q must be a bool, not %s", name, args[i].Describe())
-	}
-	return args[i].Bool(), nil
-}
-
-func argDouble(args []value.Value, i int, name string) (float64, error) {
-	switch args[i].Kind() {
-	case value.Double, value.Int:
-		return args[i].Double(), nil
-	}
-	return 0, fmt.Errorf("argument %q must be a float, not %s", name, args[i].Describe())
-}
-
-func argScalar(args []value.Value, i int, name string) (value.Value, error) {
-	if !args[i].IsScalar() {
-		return value.Value{}, fmt.Errorf("argument %q must be a Scalar, not %s", name, args[i].Describe())
-	}
-	return args[i], nil
-}
-
-// argInts reads an int list into buf; a single int is a one-element list
-// (PyTorch accepts dim=1 for int[1] dim). None gives nil.
-func argInts(args []value.Value, i int, name string, buf []int) ([]int, error) {
-	v := args[i]
 	switch v.Kind() {
 	case value.None:
-		return nil, nil
+		return none
 	case value.Int:
-		return append(buf[:0], int(v.Int())), nil
+		return int(max(min(v.Int(), 1<<50), -(1 << 50)))
+	}
+	r.fail("must be an int, not %s", v.Describe())
+	return 0
+}
+
+// Bool reads a bool.
+func (r *argReader) Bool() bool {
+	v, ok := r.take()
+	if !ok {
+		return false
+	}
+	if v.Kind() != value.Bool {
+		r.fail("must be a bool, not %s", v.Describe())
+		return false
+	}
+	return v.Bool()
+}
+
+// Double reads a float (an int is accepted, as Python does).
+func (r *argReader) Double() float64 {
+	v, ok := r.take()
+	if !ok {
+		return 0
+	}
+	switch v.Kind() {
+	case value.Double, value.Int:
+		return v.Double()
+	}
+	r.fail("must be a float, not %s", v.Describe())
+	return 0
+}
+
+// Operand reads a Tensor or Scalar operand (either side of add.Tensor
+// may be a Python number).
+func (r *argReader) Operand() value.Value {
+	v, ok := r.take()
+	if ok && v.Tensor() == nil && !v.IsScalar() {
+		r.fail("must be a Tensor or Scalar, not %s", v.Describe())
+		return value.Value{}
+	}
+	return v
+}
+
+// Tensors reads a Tensor[] or Tensor?[] (nil elements for None).
+func (r *argReader) Tensors() []*tensor.Tensor {
+	v, ok := r.take()
+	if !ok {
+		return nil
+	}
+	if k := v.Kind(); k != value.TensorList && k != value.OptTensorList {
+		r.fail("must be a Tensor[], not %s", v.Describe())
+		return nil
+	}
+	return v.Tensors()
+}
+
+// OptDouble reads a float? with a value for None.
+func (r *argReader) OptDouble(none float64) float64 {
+	if r.none() {
+		return none
+	}
+	return r.Double()
+}
+
+// ScalarFloat reads a Scalar as a float (a bool as 0 or 1).
+func (r *argReader) ScalarFloat() float64 { return r.Scalar().Double() }
+
+// OptScalarFloat reads a Scalar? as a float, with a value for None.
+func (r *argReader) OptScalarFloat(none float64) float64 {
+	if r.none() {
+		return none
+	}
+	return r.ScalarFloat()
+}
+
+// OptBool reads a bool? with a value for None.
+func (r *argReader) OptBool(none bool) bool {
+	if r.none() {
+		return none
+	}
+	return r.Bool()
+}
+
+// Scalar reads a Scalar: an int, float or bool.
+func (r *argReader) Scalar() value.Value {
+	v, ok := r.take()
+	if !ok {
+		return value.Value{}
+	}
+	if !v.IsScalar() {
+		r.fail("must be a Scalar, not %s", v.Describe())
+		return value.Value{}
+	}
+	return v
+}
+
+// Ints reads an int list into buf; a single int is a one-element list
+// (PyTorch accepts dim=1 for int[1] dim). None gives nil.
+func (r *argReader) Ints(buf []int) []int {
+	v, ok := r.take()
+	if !ok {
+		return nil
+	}
+	switch v.Kind() {
+	case value.None:
+		return nil
+	case value.Int:
+		return append(buf[:0], int(v.Int()))
 	case value.IntList:
 		buf = buf[:0]
 		for _, x := range v.Ints() {
 			if x > 1<<50 || x < -(1<<50) {
-				return nil, fmt.Errorf("argument %q has an out-of-range entry %d", name, x)
+				r.fail("has an out-of-range entry %d", x)
+				return nil
 			}
 			buf = append(buf, int(x))
 		}
-		return buf, nil
+		return buf
 	}
-	return nil, fmt.Errorf("argument %q must be an int list, not %s", name, v.Describe())
-}
-
-// argDType reads a ScalarType? (def for None).
-func argDType(args []value.Value, i int, name string, def tensor.DType) (tensor.DType, error) {
-	switch args[i].Kind() {
-	case value.None:
-		return def, nil
-	case value.ScalarType:
-		d := args[i].ScalarType()
-		if !d.Valid() {
-			return 0, fmt.Errorf("argument %q: unsupported dtype %v", name, d)
-		}
-		return d, nil
-	}
-	return 0, fmt.Errorf("argument %q must be a ScalarType, not %s", name, args[i].Describe())
-}
-
-// argStr reads a str? (def for None).
-func argStr(args []value.Value, i int, name, def string) (string, error) {
-	switch args[i].Kind() {
-	case value.None:
-		return def, nil
-	case value.String:
-		return args[i].Str(), nil
-	}
-	return "", fmt.Errorf("argument %q must be a str, not %s", name, args[i].Describe())
-}
-
-// checkDevice refuses non-CPU device arguments.
-func checkDevice(args []value.Value, i int) error {
-	if v := args[i]; v.Kind() == value.Device && v.DeviceType() != value.DeviceCPU {
-		return fmt.Errorf("device %s is not supported; kernels run on the CPU", v.String())
-	}
+	r.fail("must be an int list, not %s", v.Describe())
 	return nil
+}
+
+// DType reads a ScalarType? (def for None).
+func (r *argReader) DType(def tensor.DType) tensor.DType {
+	v, ok := r.take()
+	if !ok {
+		return 0
+	}
+	switch v.Kind() {
+	case value.None:
+		return def
+	case value.ScalarType:
+		d := v.ScalarType()
+		if !d.Valid() {
+			r.fail("is an unsupported dtype %v", d)
+			return 0
+		}
+		return d
+	}
+	r.fail("must be a ScalarType, not %s", v.Describe())
+	return 0
+}
+
+// Str reads a str? (def for None).
+func (r *argReader) Str(def string) string {
+	v, ok := r.take()
+	if !ok {
+		return ""
+	}
+	switch v.Kind() {
+	case value.None:
+		return def
+	case value.String:
+		return v.Str()
+	}
+	r.fail("must be a str, not %s", v.Describe())
+	return ""
+}
+
+// Device reads a Device?, refusing any but the CPU.
+func (r *argReader) Device() {
+	v, ok := r.take()
+	if ok && v.Kind() == value.Device && v.DeviceType() != value.DeviceCPU {
+		r.fail("must be the CPU, where kernels run, not %s", v.String())
+	}
 }
 
 func wrapDim(d, ndim int) (int, error) { return tensor.WrapDim(d, ndim) }
@@ -200,4 +393,47 @@ func dtypeRange(dt tensor.DType) (float64, float64) {
 		return -math.MaxFloat32, math.MaxFloat32
 	}
 	return -math.MaxFloat64, math.MaxFloat64
+}
+
+// Reads at a given position, for the kernels that do not read with an
+// argReader yet (conv.go's, run also without a schema by ConvolutionAct):
+// argument i, named name in errors.
+
+func argTensor(args []value.Value, i int, name string) (*tensor.Tensor, error) {
+	r := argReader{args: args, next: i}
+	return r.Tensor(), r.named(name)
+}
+
+func argOptTensor(args []value.Value, i int, name string) (*tensor.Tensor, error) {
+	r := argReader{args: args, next: i}
+	return r.OptTensor(), r.named(name)
+}
+
+func argInt(args []value.Value, i int, name string) (int, error) {
+	r := argReader{args: args, next: i}
+	return r.Int(), r.named(name)
+}
+
+func argOptInt(args []value.Value, i int, name string, none int) (int, error) {
+	r := argReader{args: args, next: i}
+	return r.OptInt(none), r.named(name)
+}
+
+func argBool(args []value.Value, i int, name string) (bool, error) {
+	r := argReader{args: args, next: i}
+	return r.Bool(), r.named(name)
+}
+
+func argInts(args []value.Value, i int, name string, buf []int) ([]int, error) {
+	r := argReader{args: args, next: i}
+	return r.Ints(buf), r.named(name)
+}
+
+// named gives the error, if any, the argument's name.
+func (r *argReader) named(name string) error {
+	if r.err == nil {
+		return nil
+	}
+	r.err.Arg = name
+	return r.err
 }

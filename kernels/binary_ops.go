@@ -10,23 +10,17 @@ import (
 
 var one = value.FromInt(1)
 
-// binaryKernel makes a kernel for op(self, other[, alpha]); alphaArg is the
-// index of alpha or -1. Either operand may be a scalar.
-func binaryKernel(op binOp, alphaArg int, swap bool) Kernel {
+// binaryKernel makes a kernel for op(self, other[, alpha]) (withAlpha).
+// Either operand may be a scalar.
+func binaryKernel(op binOp, withAlpha, swap bool) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
-		a, b := args[0], args[1]
-		if a.Tensor() == nil && !a.IsScalar() {
-			return errorf("argument %q must be a Tensor or Scalar, not %s", "self", a.Describe())
+		arg := readArgs(args)
+		a, b, alpha := arg.Operand(), arg.Operand(), one
+		if withAlpha {
+			alpha = arg.Scalar()
 		}
-		if b.Tensor() == nil && !b.IsScalar() {
-			return errorf("argument %q must be a Tensor or Scalar, not %s", "other", b.Describe())
-		}
-		alpha := one
-		if alphaArg >= 0 {
-			if !args[alphaArg].IsScalar() {
-				return errorf("argument %q must be a Scalar, not %s", "alpha", args[alphaArg].Describe())
-			}
-			alpha = args[alphaArg]
+		if err := arg.Err(); err != nil {
+			return err
 		}
 		if swap {
 			a, b = b, a
@@ -41,31 +35,31 @@ func binaryKernel(op binOp, alphaArg int, swap bool) Kernel {
 }
 
 func init() {
-	reg := func(op binOp, alpha int, targets ...string) { register(binaryKernel(op, alpha, false), targets...) }
-	reg(opAdd, 2, "aten.add.Tensor", "aten.add.Scalar")
-	reg(opSub, 2, "aten.sub.Tensor", "aten.sub.Scalar")
-	register(binaryKernel(opSub, 2, true), "aten.rsub.Tensor", "aten.rsub.Scalar")
-	reg(opMul, -1, "aten.mul.Tensor", "aten.mul.Scalar")
-	reg(opDiv, -1, "aten.div.Tensor", "aten.div.Scalar")
-	reg(opDivFloor, -1, "aten.floor_divide.default")
-	reg(opRemainder, -1, "aten.remainder.Tensor", "aten.remainder.Scalar")
-	reg(opFmod, -1, "aten.fmod.Tensor", "aten.fmod.Scalar")
-	reg(opPow, -1, "aten.pow.Tensor_Tensor", "aten.pow.Scalar")
-	reg(opMaximum, -1, "aten.maximum.default")
-	reg(opMinimum, -1, "aten.minimum.default")
-	reg(opAtan2, -1, "aten.atan2.default")
-	reg(opBitAnd, -1, "aten.bitwise_and.Tensor", "aten.bitwise_and.Scalar")
-	reg(opBitOr, -1, "aten.bitwise_or.Tensor", "aten.bitwise_or.Scalar")
-	reg(opBitXor, -1, "aten.bitwise_xor.Tensor", "aten.bitwise_xor.Scalar")
-	reg(opEq, -1, "aten.eq.Tensor", "aten.eq.Scalar")
-	reg(opNe, -1, "aten.ne.Tensor", "aten.ne.Scalar")
-	reg(opLt, -1, "aten.lt.Tensor", "aten.lt.Scalar")
-	reg(opLe, -1, "aten.le.Tensor", "aten.le.Scalar")
-	reg(opGt, -1, "aten.gt.Tensor", "aten.gt.Scalar")
-	reg(opGe, -1, "aten.ge.Tensor", "aten.ge.Scalar")
-	reg(opLogicalAnd, -1, "aten.logical_and.default")
-	reg(opLogicalOr, -1, "aten.logical_or.default")
-	reg(opLogicalXor, -1, "aten.logical_xor.default")
+	reg := func(op binOp, alpha bool, targets ...string) { register(binaryKernel(op, alpha, false), targets...) }
+	reg(opAdd, true, "aten.add.Tensor", "aten.add.Scalar")
+	reg(opSub, true, "aten.sub.Tensor", "aten.sub.Scalar")
+	register(binaryKernel(opSub, true, true), "aten.rsub.Tensor", "aten.rsub.Scalar")
+	reg(opMul, false, "aten.mul.Tensor", "aten.mul.Scalar")
+	reg(opDiv, false, "aten.div.Tensor", "aten.div.Scalar")
+	reg(opDivFloor, false, "aten.floor_divide.default")
+	reg(opRemainder, false, "aten.remainder.Tensor", "aten.remainder.Scalar")
+	reg(opFmod, false, "aten.fmod.Tensor", "aten.fmod.Scalar")
+	reg(opPow, false, "aten.pow.Tensor_Tensor", "aten.pow.Scalar")
+	reg(opMaximum, false, "aten.maximum.default")
+	reg(opMinimum, false, "aten.minimum.default")
+	reg(opAtan2, false, "aten.atan2.default")
+	reg(opBitAnd, false, "aten.bitwise_and.Tensor", "aten.bitwise_and.Scalar")
+	reg(opBitOr, false, "aten.bitwise_or.Tensor", "aten.bitwise_or.Scalar")
+	reg(opBitXor, false, "aten.bitwise_xor.Tensor", "aten.bitwise_xor.Scalar")
+	reg(opEq, false, "aten.eq.Tensor", "aten.eq.Scalar")
+	reg(opNe, false, "aten.ne.Tensor", "aten.ne.Scalar")
+	reg(opLt, false, "aten.lt.Tensor", "aten.lt.Scalar")
+	reg(opLe, false, "aten.le.Tensor", "aten.le.Scalar")
+	reg(opGt, false, "aten.gt.Tensor", "aten.gt.Scalar")
+	reg(opGe, false, "aten.ge.Tensor", "aten.ge.Scalar")
+	reg(opLogicalAnd, false, "aten.logical_and.default")
+	reg(opLogicalOr, false, "aten.logical_or.default")
+	reg(opLogicalXor, false, "aten.logical_xor.default")
 	register(divModeKernel, "aten.div.Tensor_mode", "aten.div.Scalar_mode")
 	register(powTensorScalar, "aten.pow.Tensor_Scalar")
 	register(logicalNot, "aten.logical_not.default")
@@ -76,8 +70,10 @@ func init() {
 }
 
 func divModeKernel(ctx *Context, args, out []value.Value) error {
-	mode, err := argStr(args, 2, "rounding_mode", "")
-	if err != nil {
+	arg := readArgs(args)
+	arg.Skip(2)
+	mode := arg.Str("")
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	op := opDiv
@@ -90,19 +86,16 @@ func divModeKernel(ctx *Context, args, out []value.Value) error {
 	default:
 		return errorf("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found %q", mode)
 	}
-	return binaryKernel(op, -1, false)(ctx, args, out)
+	return binaryKernel(op, false, false)(ctx, args, out)
 }
 
 // powTensorScalar special-cases the exponents ATen's CPU kernel does
 // (2 as x*x, 3 as x*x*x, 0.5 as sqrt, -0.5 as rsqrt, -1, -2) so results
 // round as PyTorch's do.
 func powTensorScalar(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	e, err := argScalar(args, 1, "exponent")
-	if err != nil {
+	arg := readArgs(args)
+	x, e := arg.Tensor(), arg.Scalar()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	rt := resultType2(args[0], e)
@@ -149,12 +142,13 @@ func powTensorScalar(ctx *Context, args, out []value.Value) error {
 			return nil
 		}
 	}
-	return binaryKernel(opPow, -1, false)(ctx, args, out)
+	return binaryKernel(opPow, false, false)(ctx, args, out)
 }
 
 func logicalNot(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
+	arg := readArgs(args)
+	x := arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	r, err := ctx.empty(tensor.Bool, x.Sizes())
@@ -173,8 +167,9 @@ func logicalNot(ctx *Context, args, out []value.Value) error {
 }
 
 func bitwiseNot(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
+	arg := readArgs(args)
+	x := arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if x.DType() == tensor.Bool {
@@ -183,13 +178,14 @@ func bitwiseNot(ctx *Context, args, out []value.Value) error {
 	if x.DType().IsFloat() {
 		return dtypeErr("bitwise_not", x.DType())
 	}
-	return binaryKernel(opBitXor, -1, false)(ctx, []value.Value{args[0], value.FromInt(-1)}, out)
+	return binaryKernel(opBitXor, false, false)(ctx, []value.Value{args[0], value.FromInt(-1)}, out)
 }
 
 func floatClass(pred func(float64) bool) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
-		x, err := argTensor(args, 0, "self")
-		if err != nil {
+		arg := readArgs(args)
+		x := arg.Tensor()
+		if err := arg.Err(); err != nil {
 			return err
 		}
 		r, err := ctx.Pool.Zeros(tensor.Bool, x.Sizes())

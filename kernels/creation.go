@@ -19,9 +19,9 @@ func init() {
 	register(assertTensorMetadata, "aten._assert_tensor_metadata.default")
 	register(assertAsync, "aten._assert_async.msg")
 	register(fillKernel, "aten.fill.Scalar")
-	register(arangeKernel(0, 1, 2, 3), "aten.arange.start_step")
-	register(arangeKernel(0, 1, -1, 2), "aten.arange.start")
-	register(arangeKernel(-1, 0, -1, 1), "aten.arange.default")
+	register(arangeKernel(true, true), "aten.arange.start_step")
+	register(arangeKernel(true, false), "aten.arange.start")
+	register(arangeKernel(false, false), "aten.arange.default")
 	register(fullKernel, "aten.full.default")
 	register(filledKernel(0, false), "aten.zeros.default")
 	register(filledKernel(1, false), "aten.ones.default")
@@ -58,8 +58,9 @@ func copyOf(ctx *Context, x *tensor.Tensor, dt tensor.DType) (*tensor.Tensor, er
 }
 
 func cloneKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
+	arg := readArgs(args)
+	x := arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	r, err := copyOf(ctx, x, x.DType())
@@ -71,8 +72,9 @@ func cloneKernel(ctx *Context, args, out []value.Value) error {
 }
 
 func contiguousKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
+	arg := readArgs(args)
+	x := arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if x.IsContiguous() {
@@ -82,15 +84,15 @@ func contiguousKernel(ctx *Context, args, out []value.Value) error {
 }
 
 func toCopyKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
+	arg := readArgs(args)
+	x := arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
-	dt, err := argDType(args, 1, "dtype", x.DType())
-	if err != nil {
-		return err
-	}
-	if err := checkDevice(args, 3); err != nil {
+	dt := arg.DType(x.DType())
+	arg.Skip(1)
+	arg.Device()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	r, err := copyOf(ctx, x, dt)
@@ -103,12 +105,9 @@ func toCopyKernel(ctx *Context, args, out []value.Value) error {
 
 // copyKernel is the functional copy: src broadcast into self's shape and dtype.
 func copyKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	src, err := argTensor(args, 1, "src")
-	if err != nil {
+	arg := readArgs(args)
+	x, src := arg.Tensor(), arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	r, err := ctx.empty(x.DType(), x.Sizes())
@@ -125,30 +124,33 @@ func copyKernel(ctx *Context, args, out []value.Value) error {
 
 // assertTensorMetadata checks what export asserted at trace time.
 func assertTensorMetadata(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "a")
-	if err != nil {
+	var buf [8]int
+	arg := readArgs(args)
+	x, size := arg.Tensor(), arg.Ints(buf[:0])
+	arg.Skip(1) // stride
+	if err := arg.Err(); err != nil {
 		return err
 	}
-	var buf [8]int
-	if size, err := argInts(args, 1, "size", buf[:0]); err != nil {
+	dt := arg.DType(x.DType())
+	if err := arg.Err(); err != nil {
 		return err
-	} else if size != nil && !tensor.EqualInts(size, x.Sizes()) {
+	}
+	if size != nil && !tensor.EqualInts(size, x.Sizes()) {
 		return errorf("tensor has sizes %v, expected %v", x.Sizes(), append([]int(nil), size...))
 	}
-	if dt, err := argDType(args, 3, "dtype", x.DType()); err != nil {
-		return err
-	} else if dt != x.DType() {
+	if dt != x.DType() {
 		return errorf("tensor has dtype %v, expected %v", x.DType(), dt)
 	}
 	return nil
 }
 
 func assertAsync(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
+	arg := readArgs(args)
+	x := arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
-	msg, _ := argStr(args, 1, "assert_msg", "")
+	msg := arg.Str("") // a message that is not a str is no reason to fail
 	if x.Numel() != 1 {
 		return errorf("boolean value of Tensor with more than one value is ambiguous")
 	}
@@ -215,42 +217,38 @@ func scalarDType(v value.Value) tensor.DType {
 }
 
 func fillKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	v, err := argScalar(args, 1, "value")
-	if err != nil {
+	arg := readArgs(args)
+	x, v := arg.Tensor(), arg.Scalar()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	return ctx.filled(out, x.DType(), x.Sizes(), v)
 }
 
-// arangeKernel reads start/end/step from the given argument indices (-1:
-// the default 0 start or 1 step) and dtype at dtypeArg.
-func arangeKernel(startArg, endArg, stepArg, dtypeArg int) Kernel {
+// arangeKernel reads (start,) end (, step), dtype, layout, device: the
+// overloads without start or step take 0 and 1.
+func arangeKernel(withStart, withStep bool) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
-		start, end, step := value.FromInt(0), args[endArg], value.FromInt(1)
-		if startArg >= 0 {
-			start = args[startArg]
+		arg := readArgs(args)
+		start, step := value.FromInt(0), value.FromInt(1)
+		if withStart {
+			start = arg.Scalar()
 		}
-		if stepArg >= 0 {
-			step = args[stepArg]
+		end := arg.Scalar()
+		if withStep {
+			step = arg.Scalar()
 		}
-		for i, v := range []value.Value{start, end, step} {
-			if !v.IsScalar() {
-				return errorf("argument %q must be a Scalar, not %s", [...]string{"start", "end", "step"}[i], v.Describe())
-			}
+		if err := arg.Err(); err != nil {
+			return err
 		}
 		def := tensor.Int64
 		if start.Kind() == value.Double || end.Kind() == value.Double || step.Kind() == value.Double {
 			def = DefaultFloat
 		}
-		dt, err := argDType(args, dtypeArg, "dtype", def)
-		if err != nil {
-			return err
-		}
-		if err := checkDevice(args, dtypeArg+2); err != nil {
+		dt := arg.DType(def)
+		arg.Skip(1) // layout
+		arg.Device()
+		if err := arg.Err(); err != nil {
 			return err
 		}
 		if dt == tensor.Bool {
@@ -330,19 +328,15 @@ func arangeInts[T int64 | int32 | int16 | int8 | uint8](d []T, start, step int64
 
 func fullKernel(ctx *Context, args, out []value.Value) error {
 	var buf [8]int
-	size, err := argInts(args, 0, "size", buf[:0])
-	if err != nil {
+	arg := readArgs(args)
+	size, v := arg.Ints(buf[:0]), arg.Scalar()
+	if err := arg.Err(); err != nil {
 		return err
 	}
-	v, err := argScalar(args, 1, "fill_value")
-	if err != nil {
-		return err
-	}
-	dt, err := argDType(args, 2, "dtype", scalarDType(v))
-	if err != nil {
-		return err
-	}
-	if err := checkDevice(args, 4); err != nil {
+	dt := arg.DType(scalarDType(v))
+	arg.Skip(1)
+	arg.Device()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	return ctx.filled(out, dt, size, v)
@@ -355,23 +349,18 @@ func filledKernel(fill int64, like bool) Kernel {
 		var buf [8]int
 		var size []int
 		def := DefaultFloat
+		arg := readArgs(args)
 		if like {
-			x, err := argTensor(args, 0, "self")
-			if err != nil {
-				return err
+			if x := arg.Tensor(); x != nil {
+				size, def = x.Sizes(), x.DType()
 			}
-			size, def = x.Sizes(), x.DType()
 		} else {
-			var err error
-			if size, err = argInts(args, 0, "size", buf[:0]); err != nil {
-				return err
-			}
+			size = arg.Ints(buf[:0])
 		}
-		dt, err := argDType(args, 1, "dtype", def)
-		if err != nil {
-			return err
-		}
-		if err := checkDevice(args, 3); err != nil {
+		dt := arg.DType(def)
+		arg.Skip(1) // layout
+		arg.Device()
+		if err := arg.Err(); err != nil {
 			return err
 		}
 		return ctx.filled(out, dt, size, value.FromInt(fill))
@@ -379,16 +368,13 @@ func filledKernel(fill int64, like bool) Kernel {
 }
 
 func fullLikeKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
+	arg := readArgs(args)
+	x, v := arg.Tensor(), arg.Scalar()
+	if err := arg.Err(); err != nil {
 		return err
 	}
-	v, err := argScalar(args, 1, "fill_value")
-	if err != nil {
-		return err
-	}
-	dt, err := argDType(args, 2, "dtype", x.DType())
-	if err != nil {
+	dt := arg.DType(x.DType())
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	return ctx.filled(out, dt, x.Sizes(), v)
@@ -396,17 +382,15 @@ func fullLikeKernel(ctx *Context, args, out []value.Value) error {
 
 func newFilledKernel(fill int64) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
-		x, err := argTensor(args, 0, "self")
-		if err != nil {
-			return err
-		}
+		arg := readArgs(args)
+		x := arg.Tensor()
 		var buf [8]int
-		size, err := argInts(args, 1, "size", buf[:0])
-		if err != nil {
+		size := arg.Ints(buf[:0])
+		if err := arg.Err(); err != nil {
 			return err
 		}
-		dt, err := argDType(args, 2, "dtype", x.DType())
-		if err != nil {
+		dt := arg.DType(x.DType())
+		if err := arg.Err(); err != nil {
 			return err
 		}
 		return ctx.filled(out, dt, size, value.FromInt(fill))
@@ -414,21 +398,15 @@ func newFilledKernel(fill int64) Kernel {
 }
 
 func newFullKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
+	arg := readArgs(args)
+	x := arg.Tensor()
 	var buf [8]int
-	size, err := argInts(args, 1, "size", buf[:0])
-	if err != nil {
+	size, v := arg.Ints(buf[:0]), arg.Scalar()
+	if err := arg.Err(); err != nil {
 		return err
 	}
-	v, err := argScalar(args, 2, "fill_value")
-	if err != nil {
-		return err
-	}
-	dt, err := argDType(args, 3, "dtype", x.DType())
-	if err != nil {
+	dt := arg.DType(x.DType())
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	return ctx.filled(out, dt, size, v)
@@ -438,19 +416,16 @@ func newFullKernel(ctx *Context, args, out []value.Value) error {
 // strides (a program may read its layout back).
 func emptyStridedKernel(ctx *Context, args, out []value.Value) error {
 	var buf, sbuf [8]int
-	size, err := argInts(args, 0, "size", buf[:0])
-	if err != nil {
-		return err
-	}
-	strides, err := argInts(args, 1, "stride", sbuf[:0])
-	if err != nil {
+	arg := readArgs(args)
+	size, strides := arg.Ints(buf[:0]), arg.Ints(sbuf[:0])
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if len(strides) != len(size) {
 		return errorf("%d strides for %d sizes", len(strides), len(size))
 	}
-	dt, err := argDType(args, 2, "dtype", DefaultFloat)
-	if err != nil {
+	dt := arg.DType(DefaultFloat)
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	need := 1
@@ -485,19 +460,11 @@ func emptyStridedKernel(ctx *Context, args, out []value.Value) error {
 // out in memory in physical_layout's order of dims, seen in size's order.
 func emptyPermutedKernel(ctx *Context, args, out []value.Value) error {
 	var buf, lbuf [8]int
-	size, err := argInts(args, 0, "size", buf[:0])
-	if err != nil {
-		return err
-	}
-	layout, err := argInts(args, 1, "physical_layout", lbuf[:0])
-	if err != nil {
-		return err
-	}
-	dt, err := argDType(args, 2, "dtype", DefaultFloat)
-	if err != nil {
-		return err
-	}
-	if err := checkDevice(args, 4); err != nil {
+	arg := readArgs(args)
+	size, layout, dt := arg.Ints(buf[:0]), arg.Ints(lbuf[:0]), arg.DType(DefaultFloat)
+	arg.Skip(1)
+	arg.Device()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if len(layout) != len(size) {
@@ -526,15 +493,11 @@ func emptyPermutedKernel(ctx *Context, args, out []value.Value) error {
 }
 
 func scalarTensorKernel(ctx *Context, args, out []value.Value) error {
-	v, err := argScalar(args, 0, "s")
-	if err != nil {
-		return err
-	}
-	dt, err := argDType(args, 1, "dtype", DefaultFloat)
-	if err != nil {
-		return err
-	}
-	if err := checkDevice(args, 3); err != nil {
+	arg := readArgs(args)
+	v, dt := arg.Scalar(), arg.DType(DefaultFloat)
+	arg.Skip(1)
+	arg.Device()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	return ctx.filled(out, dt, nil, v)
@@ -542,8 +505,9 @@ func scalarTensorKernel(ctx *Context, args, out []value.Value) error {
 
 // localScalarDense unboxes a one-element tensor into an Int, Double or Bool.
 func localScalarDense(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
+	arg := readArgs(args)
+	x := arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if x.Numel() != 1 {
@@ -565,8 +529,10 @@ func localScalarDense(ctx *Context, args, out []value.Value) error {
 // Dropout in inference is the identity (train=False), which is what
 // exported inference graphs carry.
 func dropoutKernel(ctx *Context, args, out []value.Value) error {
-	train, err := argBool(args, 2, "train")
-	if err != nil {
+	arg := readArgs(args)
+	arg.Skip(2)
+	train := arg.Bool()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if train {
@@ -576,7 +542,13 @@ func dropoutKernel(ctx *Context, args, out []value.Value) error {
 }
 
 func nativeDropoutKernel(ctx *Context, args, out []value.Value) error {
-	if args[2].Bool() {
+	arg := readArgs(args)
+	arg.Skip(2) // input, p
+	train := arg.OptBool(false)
+	if err := arg.Err(); err != nil {
+		return err
+	}
+	if train {
 		return errorf("native_dropout with train=True needs a random generator, which is not supported")
 	}
 	if err := cloneKernel(ctx, args, out); err != nil {

@@ -21,6 +21,11 @@
 //	  - Errors name the op and the reason ("aten.addmm.default: mat1 is
 //	    f32[3, 4] but mat2 is f32[5, 6]"). Kernels validate shapes and dtypes;
 //	    no input makes them panic (a recovered panic becomes an error too).
+//	    Kernels read their arguments one after another in schema order
+//	    (argReader), naming neither positions nor names: an argument of the
+//	    wrong kind is an *ArgError, to which the registry adds the op and
+//	    the argument's schema name ("aten.slice.Tensor: argument "start"
+//	    must be an int, not String "one"").
 //
 // # Memory
 //

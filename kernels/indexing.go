@@ -63,12 +63,9 @@ func readIndices(buf []int, idx *tensor.Tensor, size int, what string) ([]int, e
 }
 
 func embeddingKernel(ctx *Context, args, out []value.Value) error {
-	w, err := argTensor(args, 0, "weight")
-	if err != nil {
-		return err
-	}
-	idx, err := argTensor(args, 1, "indices")
-	if err != nil {
+	arg := readArgs(args)
+	w, idx := arg.Tensor(), arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if w.Dim() != 2 {
@@ -316,15 +313,13 @@ func nonzeroCols(mask *tensor.Tensor) []*tensor.Tensor {
 }
 
 func indexKernel(ctx *Context, args, out []value.Value) error {
-	self, err := argTensor(args, 0, "self")
-	if err != nil {
+	arg := readArgs(args)
+	self, indices := arg.Tensor(), arg.Tensors()
+	if err := arg.Err(); err != nil {
 		return err
 	}
-	if k := args[1].Kind(); k != value.TensorList && k != value.OptTensorList {
-		return errorf("argument %q must be a Tensor?[], not %s", "indices", args[1].Describe())
-	}
 	var sb [8]int
-	shape, offs, err := advanced(ctx, self, args[1].Tensors(), sb[:0])
+	shape, offs, err := advanced(ctx, self, indices, sb[:0])
 	if err != nil {
 		return err
 	}
@@ -342,16 +337,9 @@ func indexKernel(ctx *Context, args, out []value.Value) error {
 }
 
 func indexPutKernel(ctx *Context, args, out []value.Value) error {
-	self, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	vals, err := argTensor(args, 2, "values")
-	if err != nil {
-		return err
-	}
-	acc, err := argBool(args, 3, "accumulate")
-	if err != nil {
+	arg := readArgs(args)
+	self, indices, vals, acc := arg.Tensor(), arg.Tensors(), arg.Tensor(), arg.Bool()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	res, err := copyOf(ctx, self, self.DType())
@@ -359,7 +347,7 @@ func indexPutKernel(ctx *Context, args, out []value.Value) error {
 		return err
 	}
 	var sb [8]int
-	shape, offs, err := advanced(ctx, res, args[1].Tensors(), sb[:0])
+	shape, offs, err := advanced(ctx, res, indices, sb[:0])
 	if err != nil {
 		return err
 	}
@@ -427,16 +415,9 @@ func elemOffset(t *tensor.Tensor, idx []int) int {
 }
 
 func gatherKernel(ctx *Context, args, out []value.Value) error {
-	self, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	dim, err := argInt(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	index, err := argTensor(args, 2, "index")
-	if err != nil {
+	arg := readArgs(args)
+	self, dim, index := arg.Tensor(), arg.Int(), arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	d, err := wrapDim(dim, self.Dim())
@@ -500,16 +481,9 @@ func gatherKernel(ctx *Context, args, out []value.Value) error {
 }
 
 func indexSelectKernel(ctx *Context, args, out []value.Value) error {
-	self, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	dim, err := argInt(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	index, err := argTensor(args, 2, "index")
-	if err != nil {
+	arg := readArgs(args)
+	self, dim, index := arg.Tensor(), arg.Int(), arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if index.Dim() > 1 {
@@ -546,16 +520,16 @@ func indexSelectKernel(ctx *Context, args, out []value.Value) error {
 // scatterKernel is scatter.src, scatter.value (useValue) and scatter_add.
 func scatterKernel(useValue, add bool) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
-		self, err := argTensor(args, 0, "self")
-		if err != nil {
-			return err
+		arg := readArgs(args)
+		self, dim, index := arg.Tensor(), arg.Int(), arg.Tensor()
+		var v value.Value
+		var src *tensor.Tensor
+		if useValue {
+			v = arg.Scalar()
+		} else {
+			src = arg.Tensor()
 		}
-		dim, err := argInt(args, 1, "dim")
-		if err != nil {
-			return err
-		}
-		index, err := argTensor(args, 2, "index")
-		if err != nil {
+		if err := arg.Err(); err != nil {
 			return err
 		}
 		d, err := wrapDim(dim, self.Dim())
@@ -565,12 +539,7 @@ func scatterKernel(useValue, add bool) Kernel {
 		if self.Dim() == 0 || index.Dim() == 0 {
 			return errorf("scatter of 0-dimensional tensors is not supported: self %s, index %s", self.Type(), index.Type())
 		}
-		var src *tensor.Tensor
 		if useValue {
-			v, err := argScalar(args, 3, "value")
-			if err != nil {
-				return err
-			}
 			if err := checkFits(v, self.DType()); err != nil {
 				return err
 			}
@@ -579,8 +548,6 @@ func scatterKernel(useValue, add bool) Kernel {
 			}
 			defer ctx.releaseTemps()
 			fillScalar(src, v)
-		} else if src, err = argTensor(args, 3, "src"); err != nil {
-			return err
 		}
 		if index.Dim() != self.Dim() || src.Dim() != self.Dim() && !useValue {
 			return errorf("index %s, self %s and src %s must have the same number of dimensions", index.Type(), self.Type(), src.Type())
@@ -617,28 +584,10 @@ func scatterKernel(useValue, add bool) Kernel {
 }
 
 func sliceScatterKernel(ctx *Context, args, out []value.Value) error {
-	self, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	src, err := argTensor(args, 1, "src")
-	if err != nil {
-		return err
-	}
-	dim, err := argInt(args, 2, "dim")
-	if err != nil {
-		return err
-	}
-	start, err := argIndexInt(args, 3, "start", 0)
-	if err != nil {
-		return err
-	}
-	end, err := argIndexInt(args, 4, "end", 1<<50)
-	if err != nil {
-		return err
-	}
-	step, err := argInt(args, 5, "step")
-	if err != nil {
+	arg := readArgs(args)
+	self, src, dim, start := arg.Tensor(), arg.Tensor(), arg.Int(), arg.IndexInt(0)
+	end, step := arg.IndexInt(1<<50), arg.Int()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	res, err := copyOf(ctx, self, self.DType())
@@ -660,20 +609,9 @@ func sliceScatterKernel(ctx *Context, args, out []value.Value) error {
 }
 
 func selectScatterKernel(ctx *Context, args, out []value.Value) error {
-	self, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	src, err := argTensor(args, 1, "src")
-	if err != nil {
-		return err
-	}
-	dim, err := argInt(args, 2, "dim")
-	if err != nil {
-		return err
-	}
-	index, err := argInt(args, 3, "index")
-	if err != nil {
+	arg := readArgs(args)
+	self, src, dim, index := arg.Tensor(), arg.Tensor(), arg.Int(), arg.Int()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	res, err := copyOf(ctx, self, self.DType())

@@ -226,12 +226,9 @@ func checkMatmulDTypes(a, b *tensor.Tensor, an, bn string) error {
 }
 
 func mmKernel(ctx *Context, args, out []value.Value) error {
-	a, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	b, err := argTensor(args, 1, "mat2")
-	if err != nil {
+	arg := readArgs(args)
+	a, b := arg.Tensor(), arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	r, err := mm(ctx, a, b, nil, 1, 0, "self", "mat2")
@@ -282,24 +279,9 @@ func mm(ctx *Context, a, b, bias *tensor.Tensor, alpha, beta float64, an, bn str
 }
 
 func addmmKernel(ctx *Context, args, out []value.Value) error {
-	bias, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	a, err := argTensor(args, 1, "mat1")
-	if err != nil {
-		return err
-	}
-	b, err := argTensor(args, 2, "mat2")
-	if err != nil {
-		return err
-	}
-	beta, err := argScalar(args, 3, "beta")
-	if err != nil {
-		return err
-	}
-	alpha, err := argScalar(args, 4, "alpha")
-	if err != nil {
+	arg := readArgs(args)
+	bias, a, b, beta, alpha := arg.Tensor(), arg.Tensor(), arg.Tensor(), arg.Scalar(), arg.Scalar()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	r, err := mm(ctx, a, b, bias, alpha.Double(), beta.Double(), "mat1", "mat2")
@@ -341,12 +323,9 @@ func bmm3(ctx *Context, a, b, bias *tensor.Tensor, alpha, beta float64, an, bn s
 }
 
 func bmmKernel(ctx *Context, args, out []value.Value) error {
-	a, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	b, err := argTensor(args, 1, "mat2")
-	if err != nil {
+	arg := readArgs(args)
+	a, b := arg.Tensor(), arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	r, err := bmm3(ctx, a, b, nil, 1, 0, "self", "mat2")
@@ -358,19 +337,12 @@ func bmmKernel(ctx *Context, args, out []value.Value) error {
 }
 
 func baddbmmKernel(ctx *Context, args, out []value.Value) error {
-	bias, err := argTensor(args, 0, "self")
-	if err != nil {
+	arg := readArgs(args)
+	bias, a, b, beta, alpha := arg.Tensor(), arg.Tensor(), arg.Tensor(), arg.ScalarFloat(), arg.ScalarFloat()
+	if err := arg.Err(); err != nil {
 		return err
 	}
-	a, err := argTensor(args, 1, "batch1")
-	if err != nil {
-		return err
-	}
-	b, err := argTensor(args, 2, "batch2")
-	if err != nil {
-		return err
-	}
-	r, err := bmm3(ctx, a, b, bias, args[4].Double(), args[3].Double(), "batch1", "batch2")
+	r, err := bmm3(ctx, a, b, bias, alpha, beta, "batch1", "batch2")
 	if err != nil {
 		return err
 	}
@@ -440,12 +412,9 @@ func matmul(ctx *Context, a, b *tensor.Tensor) (*tensor.Tensor, error) {
 }
 
 func matmulKernel(ctx *Context, args, out []value.Value) error {
-	a, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	b, err := argTensor(args, 1, "other")
-	if err != nil {
+	arg := readArgs(args)
+	a, b := arg.Tensor(), arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	r, err := matmul(ctx, a, b)
@@ -457,12 +426,9 @@ func matmulKernel(ctx *Context, args, out []value.Value) error {
 }
 
 func mvKernel(ctx *Context, args, out []value.Value) error {
-	a, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	v, err := argTensor(args, 1, "vec")
-	if err != nil {
+	arg := readArgs(args)
+	a, v := arg.Tensor(), arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if a.Dim() != 2 || v.Dim() != 1 {
@@ -472,12 +438,9 @@ func mvKernel(ctx *Context, args, out []value.Value) error {
 }
 
 func dotKernel(ctx *Context, args, out []value.Value) error {
-	a, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	b, err := argTensor(args, 1, "tensor")
-	if err != nil {
+	arg := readArgs(args)
+	a, b := arg.Tensor(), arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if a.Dim() != 1 || b.Dim() != 1 {
@@ -487,12 +450,9 @@ func dotKernel(ctx *Context, args, out []value.Value) error {
 }
 
 func outerKernel(ctx *Context, args, out []value.Value) error {
-	a, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	b, err := argTensor(args, 1, "vec2")
-	if err != nil {
+	arg := readArgs(args)
+	a, b := arg.Tensor(), arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if a.Dim() != 1 || b.Dim() != 1 {
@@ -509,16 +469,9 @@ func outerKernel(ctx *Context, args, out []value.Value) error {
 
 // linear is input @ weight.T + bias over any leading dims.
 func linearKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "input")
-	if err != nil {
-		return err
-	}
-	w, err := argTensor(args, 1, "weight")
-	if err != nil {
-		return err
-	}
-	bias, err := argOptTensor(args, 2, "bias")
-	if err != nil {
+	arg := readArgs(args)
+	x, w, bias := arg.Tensor(), arg.Tensor(), arg.OptTensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if w.Dim() != 2 || x.Dim() == 0 || x.Size(-1) != w.Size(1) {
@@ -554,19 +507,19 @@ func linearKernel(ctx *Context, args, out []value.Value) error {
 // shared by every run: x is a float32 matrix [m, B.K()], the result
 // [m, B.N()]; the bias broadcasts to it, as addmm's self does.
 func PackedMatmul(b *gemm.PackedB, withBias bool) Kernel {
+	names := []string{"mat1"} // no schema names them: the runtime makes the call
+	if withBias {
+		names = []string{"self", "mat1"}
+	}
 	return func(ctx *Context, args, out []value.Value) error {
 		defer ctx.releaseTemps()
-		xi := 0
+		arg := readArgs(args, names...)
 		var bias *tensor.Tensor
 		if withBias {
-			var err error
-			if bias, err = argTensor(args, 0, "self"); err != nil {
-				return err
-			}
-			xi = 1
+			bias = arg.Tensor()
 		}
-		x, err := argTensor(args, xi, "mat1")
-		if err != nil {
+		x := arg.Tensor()
+		if err := arg.Err(); err != nil {
 			return err
 		}
 		if x.Dim() != 2 || x.Size(1) != b.K() || x.DType() != tensor.Float32 {

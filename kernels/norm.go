@@ -13,8 +13,8 @@ func init() {
 	register(nativeLayerNorm, "aten.native_layer_norm.default")
 	register(layerNorm, "aten.layer_norm.default")
 	register(rmsNorm, "aten.rms_norm.default")
-	register(batchNormNoTraining, "aten._native_batch_norm_legit_no_training.default")
-	register(batchNormLegit, "aten._native_batch_norm_legit.default")
+	register(batchNormInference(false), "aten._native_batch_norm_legit_no_training.default")
+	register(batchNormInference(true), "aten._native_batch_norm_legit.default")
 	register(groupNorm, "aten.native_group_norm.default")
 }
 
@@ -247,20 +247,9 @@ func layerNormRow(o, x, g, b []float32, eps float64) (float64, float64) {
 }
 
 func layerNormArgs(args []value.Value, buf []int) (x, w, b *tensor.Tensor, normalized []int, eps float64, err error) {
-	if x, err = argTensor(args, 0, "input"); err != nil {
-		return
-	}
-	if normalized, err = argInts(args, 1, "normalized_shape", buf); err != nil {
-		return
-	}
-	if w, err = argOptTensor(args, 2, "weight"); err != nil {
-		return
-	}
-	if b, err = argOptTensor(args, 3, "bias"); err != nil {
-		return
-	}
-	eps, err = argDouble(args, 4, "eps")
-	return
+	arg := readArgs(args)
+	x, normalized, w, b, eps = arg.Tensor(), arg.Ints(buf), arg.OptTensor(), arg.OptTensor(), arg.Double()
+	return x, w, b, normalized, eps, arg.Err()
 }
 
 func nativeLayerNorm(ctx *Context, args, out []value.Value) error {
@@ -297,24 +286,15 @@ func layerNorm(ctx *Context, args, out []value.Value) error {
 // in float32 (opmath), with eps defaulting to the dtype's machine epsilon.
 func rmsNorm(ctx *Context, args, out []value.Value) error {
 	defer ctx.releaseTemps()
-	x, err := argTensor(args, 0, "input")
-	if err != nil {
-		return err
-	}
 	var buf [8]int
-	normalized, err := argInts(args, 1, "normalized_shape", buf[:0])
-	if err != nil {
+	arg := readArgs(args)
+	x, normalized, w := arg.Tensor(), arg.Ints(buf[:0]), arg.OptTensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
-	w, err := argOptTensor(args, 2, "weight")
-	if err != nil {
+	eps := arg.OptDouble(epsilonOf(x.DType()))
+	if err := arg.Err(); err != nil {
 		return err
-	}
-	eps := epsilonOf(x.DType())
-	if !args[3].IsNone() {
-		if eps, err = argDouble(args, 3, "eps"); err != nil {
-			return err
-		}
 	}
 	axis := x.Dim() - len(normalized)
 	if axis < 0 || !tensor.EqualInts(x.Sizes()[axis:], normalized) {
@@ -499,21 +479,17 @@ func batchNormEval(ctx *Context, x, w, b, mean, variance *tensor.Tensor, eps flo
 	return out, nil
 }
 
-func batchNormArgs(args []value.Value, meanArg int) (x, w, b, m, v *tensor.Tensor, err error) {
-	if x, err = argTensor(args, 0, "input"); err != nil {
-		return
+// batchNormArgs reads input, weight, bias, running_mean and running_var,
+// and, after training and momentum (legit) or momentum alone, eps.
+func batchNormArgs(args []value.Value, legit bool) (x, w, b, m, v *tensor.Tensor, eps float64, err error) {
+	arg := readArgs(args)
+	x, w, b, m, v = arg.Tensor(), arg.OptTensor(), arg.OptTensor(), arg.Tensor(), arg.Tensor()
+	if legit && arg.Bool() {
+		return nil, nil, nil, nil, nil, 0, errorf("training-mode batch norm (which updates running statistics) is not supported")
 	}
-	if w, err = argOptTensor(args, 1, "weight"); err != nil {
-		return
-	}
-	if b, err = argOptTensor(args, 2, "bias"); err != nil {
-		return
-	}
-	if m, err = argTensor(args, meanArg, "running_mean"); err != nil {
-		return
-	}
-	v, err = argTensor(args, meanArg+1, "running_var")
-	return
+	arg.Skip(1) // momentum
+	eps = arg.Double()
+	return x, w, b, m, v, eps, arg.Err()
 }
 
 // emptyStats are the zero-size save_mean/save_invstd that inference batch
@@ -530,74 +506,33 @@ func emptyStats(ctx *Context, dt tensor.DType, out []value.Value) error {
 	return nil
 }
 
-func batchNormNoTraining(ctx *Context, args, out []value.Value) error {
-	x, w, b, m, v, err := batchNormArgs(args, 3)
-	if err != nil {
-		return err
+// batchNormInference is _native_batch_norm_legit_no_training, and
+// _native_batch_norm_legit when not training (legit).
+func batchNormInference(legit bool) Kernel {
+	return func(ctx *Context, args, out []value.Value) error {
+		x, w, b, m, v, eps, err := batchNormArgs(args, legit)
+		if err != nil {
+			return err
+		}
+		r, err := batchNormEval(ctx, x, w, b, m, v, eps)
+		if err != nil {
+			return err
+		}
+		out[0] = value.FromTensor(r)
+		return emptyStats(ctx, x.DType(), out)
 	}
-	eps, err := argDouble(args, 6, "eps")
-	if err != nil {
-		return err
-	}
-	r, err := batchNormEval(ctx, x, w, b, m, v, eps)
-	if err != nil {
-		return err
-	}
-	out[0] = value.FromTensor(r)
-	return emptyStats(ctx, x.DType(), out)
-}
-
-func batchNormLegit(ctx *Context, args, out []value.Value) error {
-	training, err := argBool(args, 5, "training")
-	if err != nil {
-		return err
-	}
-	if training {
-		return errorf("training-mode batch norm (which updates running statistics) is not supported")
-	}
-	x, w, b, m, v, err := batchNormArgs(args, 3)
-	if err != nil {
-		return err
-	}
-	eps, err := argDouble(args, 7, "eps")
-	if err != nil {
-		return err
-	}
-	r, err := batchNormEval(ctx, x, w, b, m, v, eps)
-	if err != nil {
-		return err
-	}
-	out[0] = value.FromTensor(r)
-	return emptyStats(ctx, x.DType(), out)
 }
 
 // groupNorm is native_group_norm: statistics per (sample, group), affine
 // per channel; returns (out, mean [N, G], rstd [N, G]).
 func groupNorm(ctx *Context, args, out []value.Value) error {
 	defer ctx.releaseTemps()
-	x, err := argTensor(args, 0, "input")
-	if err != nil {
+	arg := readArgs(args)
+	x, w, b := arg.Tensor(), arg.OptTensor(), arg.OptTensor()
+	n, c, hw, g, eps := arg.Int(), arg.Int(), arg.Int(), arg.Int(), arg.Double()
+	if err := arg.Err(); err != nil {
 		return err
 	}
-	w, err := argOptTensor(args, 1, "weight")
-	if err != nil {
-		return err
-	}
-	b, err := argOptTensor(args, 2, "bias")
-	if err != nil {
-		return err
-	}
-	var ints [4]int
-	for i, name := range []string{"N", "C", "HxW", "group"} {
-		if ints[i], err = argInt(args, 3+i, name); err != nil {
-			return err
-		}
-	}
-	eps, err := argDouble(args, 7, "eps")
-	if err != nil {
-		return err
-	}
-	n, c, hw, g := ints[0], ints[1], ints[2], ints[3]
 	if g <= 0 || c%g != 0 || n*c*hw != x.Numel() || !x.DType().IsFloat() {
 		return errorf("input %s does not match N=%d C=%d HxW=%d group=%d", x.Type(), n, c, hw, g)
 	}

@@ -9,10 +9,10 @@ import (
 )
 
 func init() {
-	register(sumKernel(1, 2, 3), "aten.sum.dim_IntList")
-	register(sumKernel(-1, -1, 1), "aten.sum.default")
-	register(meanKernel(1, 2, 3), "aten.mean.dim")
-	register(meanKernel(-1, -1, 1), "aten.mean.default")
+	register(sumKernel(true), "aten.sum.dim_IntList")
+	register(sumKernel(false), "aten.sum.default")
+	register(meanKernel(true), "aten.mean.dim")
+	register(meanKernel(false), "aten.mean.default")
 	register(extremeKernel(true), "aten.amax.default")
 	register(extremeKernel(false), "aten.amin.default")
 	register(extremeAllKernel(true), "aten.max.default")
@@ -21,12 +21,12 @@ func init() {
 	register(maxMinDim(false), "aten.min.dim")
 	register(argKernel(true), "aten.argmax.default")
 	register(argKernel(false), "aten.argmin.default")
-	register(boolReduce(true, 1, 2), "aten.any.dim", "aten.any.dims")
-	register(boolReduce(true, -1, -1), "aten.any.default")
-	register(boolReduce(false, 1, 2), "aten.all.dim")
-	register(boolReduce(false, -1, -1), "aten.all.default")
-	register(prodKernel(1, 2, 3), "aten.prod.dim_int")
-	register(prodKernel(-1, -1, 1), "aten.prod.default")
+	register(boolReduce(true, true), "aten.any.dim", "aten.any.dims")
+	register(boolReduce(true, false), "aten.any.default")
+	register(boolReduce(false, true), "aten.all.dim")
+	register(boolReduce(false, false), "aten.all.default")
+	register(prodKernel(true), "aten.prod.dim_int")
+	register(prodKernel(false), "aten.prod.default")
 	register(varKernel(false, false), "aten.var.correction")
 	register(varKernel(true, false), "aten.std.correction")
 	register(varKernel(false, true), "aten.var_mean.correction")
@@ -160,25 +160,18 @@ func writeFloats(t *tensor.Tensor, src []float64) {
 	}
 }
 
-// reduceArgs reads (dim, keepdim, dtype) from the given indices (-1: absent).
-func reduceArgs(ctx *Context, args []value.Value, dimArg, keepArg int) ([]int, bool, error) {
-	var dims []int
-	var err error
-	if dimArg >= 0 {
-		if dims, err = argInts(args, dimArg, "dim", ctx.dims[:0]); err != nil {
-			return nil, false, err
-		}
+// reduceArgs reads self, then dim and keepdim where the overload has them
+// (withDim; the dims in ctx's buffer until the next call).
+func reduceArgs(ctx *Context, arg *argReader, withDim bool) (x *tensor.Tensor, dims []int, keep bool, err error) {
+	x = arg.Tensor()
+	if withDim {
+		dims = arg.Ints(ctx.dims[:0])
 		if cap(dims) > cap(ctx.dims) {
 			ctx.dims = dims[:0]
 		}
+		keep = arg.Bool()
 	}
-	keep := false
-	if keepArg >= 0 {
-		if keep, err = argBool(args, keepArg, "keepdim"); err != nil {
-			return nil, false, err
-		}
-	}
-	return dims, keep, nil
+	return x, dims, keep, arg.Err()
 }
 
 // intReduce sums or multiplies integer tensors exactly in int64.
@@ -227,15 +220,15 @@ func intReduce(ctx *Context, x *tensor.Tensor, mask []bool, keep bool, dt tensor
 // sumKernel and prodKernel are sum and prod: over dims (all of them when
 // absent), in the input's float dtype or int64 unless dtype says
 // otherwise; integers exactly, floats accumulated in float64.
-func sumKernel(dimArg, keepArg, dtypeArg int) Kernel {
-	return accumulateKernel(dimArg, keepArg, dtypeArg, false)
+func sumKernel(withDim bool) Kernel {
+	return accumulateKernel(withDim, false)
 }
 
-func prodKernel(dimArg, keepArg, dtypeArg int) Kernel {
-	return accumulateKernel(dimArg, keepArg, dtypeArg, true)
+func prodKernel(withDim bool) Kernel {
+	return accumulateKernel(withDim, true)
 }
 
-func accumulateKernel(dimArg, keepArg, dtypeArg int, product bool) Kernel {
+func accumulateKernel(withDim, product bool) Kernel {
 	// The reducer of a row of floats.
 	row := func(vs []float64) float64 {
 		s := 0.0
@@ -254,11 +247,8 @@ func accumulateKernel(dimArg, keepArg, dtypeArg int, product bool) Kernel {
 		}
 	}
 	return func(ctx *Context, args, out []value.Value) error {
-		x, err := argTensor(args, 0, "self")
-		if err != nil {
-			return err
-		}
-		dims, keep, err := reduceArgs(ctx, args, dimArg, keepArg)
+		arg := readArgs(args)
+		x, dims, keep, err := reduceArgs(ctx, &arg, withDim)
 		if err != nil {
 			return err
 		}
@@ -266,8 +256,8 @@ func accumulateKernel(dimArg, keepArg, dtypeArg int, product bool) Kernel {
 		if !def.IsFloat() {
 			def = tensor.Int64
 		}
-		dt, err := argDType(args, dtypeArg, "dtype", def)
-		if err != nil {
+		dt := arg.DType(def)
+		if err := arg.Err(); err != nil {
 			return err
 		}
 		mask, err := reduceDims(ctx, x, dims)
@@ -313,18 +303,15 @@ func floatReduce(ctx *Context, x *tensor.Tensor, mask []bool, keep bool, dt tens
 	return out, nil
 }
 
-func meanKernel(dimArg, keepArg, dtypeArg int) Kernel {
+func meanKernel(withDim bool) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
-		x, err := argTensor(args, 0, "self")
+		arg := readArgs(args)
+		x, dims, keep, err := reduceArgs(ctx, &arg, withDim)
 		if err != nil {
 			return err
 		}
-		dims, keep, err := reduceArgs(ctx, args, dimArg, keepArg)
-		if err != nil {
-			return err
-		}
-		dt, err := argDType(args, dtypeArg, "dtype", x.DType())
-		if err != nil {
+		dt := arg.DType(x.DType())
+		if err := arg.Err(); err != nil {
 			return err
 		}
 		if !dt.IsFloat() {
@@ -414,11 +401,8 @@ func extremeOf(row []float64, isMax bool) (float64, int) {
 
 func extremeKernel(isMax bool) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
-		x, err := argTensor(args, 0, "self")
-		if err != nil {
-			return err
-		}
-		dims, keep, err := reduceArgs(ctx, args, 1, 2)
+		arg := readArgs(args)
+		x, dims, keep, err := reduceArgs(ctx, &arg, true)
 		if err != nil {
 			return err
 		}
@@ -452,8 +436,9 @@ func checkNonEmpty(x *tensor.Tensor, mask []bool) error {
 
 func extremeAllKernel(isMax bool) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
-		x, err := argTensor(args, 0, "self")
-		if err != nil {
+		arg := readArgs(args)
+		x := arg.Tensor()
+		if err := arg.Err(); err != nil {
 			return err
 		}
 		if x.Numel() == 0 {
@@ -474,16 +459,9 @@ func extremeAllKernel(isMax bool) Kernel {
 
 func maxMinDim(isMax bool) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
-		x, err := argTensor(args, 0, "self")
-		if err != nil {
-			return err
-		}
-		dim, err := argInt(args, 1, "dim")
-		if err != nil {
-			return err
-		}
-		keep, err := argBool(args, 2, "keepdim")
-		if err != nil {
+		arg := readArgs(args)
+		x, dim, keep := arg.Tensor(), arg.Int(), arg.Bool()
+		if err := arg.Err(); err != nil {
 			return err
 		}
 		mask, err := reduceDims(ctx, x, []int{dim})
@@ -520,24 +498,17 @@ func maxMinDim(isMax bool) Kernel {
 
 func argKernel(isMax bool) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
-		x, err := argTensor(args, 0, "self")
-		if err != nil {
+		arg := readArgs(args)
+		x, dim, keep := arg.Tensor(), arg.OptInt(-1<<62), arg.Bool()
+		if err := arg.Err(); err != nil {
 			return err
 		}
 		if x.DType() == tensor.Bool {
 			return dtypeErr("argmax/argmin", x.DType())
 		}
-		keep, err := argBool(args, 2, "keepdim")
-		if err != nil {
-			return err
-		}
 		var dims []int
-		if !args[1].IsNone() {
-			d, err := argInt(args, 1, "dim")
-			if err != nil {
-				return err
-			}
-			dims = []int{d}
+		if dim != -1<<62 { // dim=None: over the flattened tensor
+			dims = []int{dim}
 		}
 		mask, err := reduceDims(ctx, x, dims)
 		if err != nil {
@@ -570,19 +541,16 @@ func argKernel(isMax bool) Kernel {
 	}
 }
 
-func boolReduce(isAny bool, dimArg, keepArg int) Kernel {
+func boolReduce(isAny, withDim bool) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
-		x, err := argTensor(args, 0, "self")
+		arg := readArgs(args)
+		x, dims, keep, err := reduceArgs(ctx, &arg, withDim)
 		if err != nil {
 			return err
 		}
-		dims, keep, err := reduceArgs(ctx, args, dimArg, keepArg)
-		if err != nil {
-			return err
-		}
-		if dimArg >= 0 && args[dimArg].Kind() == value.IntList && len(dims) == 0 {
+		if withDim && args[1].Kind() == value.IntList && len(dims) == 0 {
 			// any.dims with dim=[] reduces nothing: elementwise != 0.
-			return binaryKernel(opNe, -1, false)(ctx, []value.Value{args[0], value.FromInt(0)}, out)
+			return binaryKernel(opNe, false, false)(ctx, []value.Value{args[0], value.FromInt(0)}, out)
 		}
 		mask, err := reduceDims(ctx, x, dims)
 		if err != nil {
@@ -630,22 +598,9 @@ func variance(row []float64, correction float64) (float64, float64) {
 
 func varKernel(std, withMean bool) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
-		x, err := argTensor(args, 0, "self")
-		if err != nil {
-			return err
-		}
-		dims, err := argInts(args, 1, "dim", nil)
-		if err != nil {
-			return err
-		}
-		corr := 1.0
-		if !args[2].IsNone() {
-			if corr, err = argDouble(args, 2, "correction"); err != nil {
-				return err
-			}
-		}
-		keep, err := argBool(args, 3, "keepdim")
-		if err != nil {
+		arg := readArgs(args)
+		x, dims, corr, keep := arg.Tensor(), arg.Ints(nil), arg.OptScalarFloat(1), arg.Bool()
+		if err := arg.Err(); err != nil {
 			return err
 		}
 		return varOut(ctx, x, dims, corr, keep, std, withMean, out)
@@ -653,20 +608,9 @@ func varKernel(std, withMean bool) Kernel {
 }
 
 func varDimKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	dims, err := argInts(args, 1, "dim", nil)
-	if err != nil {
-		return err
-	}
-	unbiased, err := argBool(args, 2, "unbiased")
-	if err != nil {
-		return err
-	}
-	keep, err := argBool(args, 3, "keepdim")
-	if err != nil {
+	arg := readArgs(args)
+	x, dims, unbiased, keep := arg.Tensor(), arg.Ints(nil), arg.Bool(), arg.Bool()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	return varOut(ctx, x, dims, b2f(unbiased), keep, false, false, out)
@@ -705,11 +649,8 @@ func varOut(ctx *Context, x *tensor.Tensor, dims []int, corr float64, keep, std,
 }
 
 func logsumexpKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	dims, keep, err := reduceArgs(ctx, args, 1, 2)
+	arg := readArgs(args)
+	x, dims, keep, err := reduceArgs(ctx, &arg, true)
 	if err != nil {
 		return err
 	}
@@ -747,20 +688,17 @@ func logsumexpKernel(ctx *Context, args, out []value.Value) error {
 func cumKernel(prod bool) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
 		defer ctx.releaseTemps()
-		x, err := argTensor(args, 0, "self")
-		if err != nil {
-			return err
-		}
-		dim, err := argInt(args, 1, "dim")
-		if err != nil {
+		arg := readArgs(args)
+		x, dim := arg.Tensor(), arg.Int()
+		if err := arg.Err(); err != nil {
 			return err
 		}
 		def := x.DType()
 		if !def.IsFloat() {
 			def = tensor.Int64
 		}
-		dt, err := argDType(args, 2, "dtype", def)
-		if err != nil {
+		dt := arg.DType(def)
+		if err := arg.Err(); err != nil {
 			return err
 		}
 		d, err := wrapDim(dim, x.Dim())

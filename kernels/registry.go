@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -27,7 +28,7 @@ func register(k Kernel, targets ...string) {
 		if _, dup := registry[target]; dup {
 			panic("kernels: duplicate kernel for " + target)
 		}
-		registry[target] = wrap(target, len(s.Args), len(s.Returns), k)
+		registry[target] = wrap(target, s, k)
 	}
 }
 
@@ -41,7 +42,8 @@ type PanicError struct {
 
 func (e *PanicError) Error() string { return fmt.Sprintf("%s: internal error: %v", e.Target, e.Value) }
 
-func wrap(target string, nargs, nret int, k Kernel) Kernel {
+func wrap(target string, s *ops.Schema, k Kernel) Kernel {
+	nargs, nret := len(s.Args), len(s.Returns)
 	return func(ctx *Context, args, out []value.Value) (err error) {
 		if len(args) < nargs {
 			return fmt.Errorf("%s: %d arguments, the schema has %d", target, len(args), nargs)
@@ -55,10 +57,23 @@ func wrap(target string, nargs, nret int, k Kernel) Kernel {
 			}
 		}()
 		if err := k(ctx, args, out); err != nil {
-			return fmt.Errorf("%s: %w", target, err)
+			return fmt.Errorf("%s: %w", target, nameArg(err, target, s))
 		}
 		return nil
 	}
+}
+
+// nameArg gives an argument error the op and, from the schema, the name
+// of the argument at its position.
+func nameArg(err error, target string, s *ops.Schema) error {
+	var ae *ArgError
+	if errors.As(err, &ae) && ae.Op == "" {
+		ae.Op = target
+		if ae.Arg == "" && ae.Index < len(s.Args) {
+			ae.Arg = s.Args[ae.Index].Name
+		}
+	}
+	return err
 }
 
 // Lookup finds the kernel for a target ("aten.add.Tensor"; a leading

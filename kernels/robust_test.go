@@ -1,6 +1,7 @@
 package kernels_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -116,6 +117,12 @@ func TestKernelsNeverPanic(t *testing.T) {
 					}
 					if !strings.HasPrefix(err.Error(), target+": ") {
 						rt.Fatalf("error does not name the op: %v", err)
+					}
+					// A kind the schema allows, refused, is a kernel reading
+					// its arguments out of schema order.
+					var ae *kernels.ArgError
+					if errors.As(err, &ae) && strings.HasPrefix(ae.Reason, "must be a") && s.Args[ae.Index].Type.Accepts(args[ae.Index]) {
+						rt.Fatalf("%v, which %s allows: a read out of schema order?", err, s.Args[ae.Index].Type)
 					}
 					return
 				}

@@ -122,15 +122,10 @@ func whereRows[T uint8 | uint16 | uint32 | uint64](w *tensor.Walk, c []uint8, o,
 }
 
 func whereKernel(ctx *Context, args, out []value.Value) error {
-	cond, err := argTensor(args, 0, "condition")
-	if err != nil {
+	arg := readArgs(args)
+	cond, a, b := arg.Tensor(), arg.Operand(), arg.Operand()
+	if err := arg.Err(); err != nil {
 		return err
-	}
-	a, b := args[1], args[2]
-	for i, v := range []value.Value{a, b} {
-		if v.Tensor() == nil && !v.IsScalar() {
-			return errorf("argument %q must be a Tensor or Scalar, not %s", [...]string{"self", "other"}[i], v.Describe())
-		}
 	}
 	r, err := where(ctx, cond, a, b, resultType2(a, b))
 	if err != nil {
@@ -141,21 +136,13 @@ func whereKernel(ctx *Context, args, out []value.Value) error {
 }
 
 func maskedFillKernel(ctx *Context, args, out []value.Value) error {
-	self, err := argTensor(args, 0, "self")
-	if err != nil {
+	arg := readArgs(args)
+	self, mask, v := arg.Tensor(), arg.Tensor(), arg.Operand()
+	if err := arg.Err(); err != nil {
 		return err
 	}
-	mask, err := argTensor(args, 1, "mask")
-	if err != nil {
-		return err
-	}
-	v := args[2]
-	if t := v.Tensor(); t != nil {
-		if t.Dim() != 0 {
-			return errorf("masked_fill only supports a 0-dimensional value tensor, but got tensor with %d dimension(s)", t.Dim())
-		}
-	} else if !v.IsScalar() {
-		return errorf("argument %q must be a Scalar, not %s", "value", v.Describe())
+	if t := v.Tensor(); t != nil && t.Dim() != 0 {
+		return errorf("masked_fill only supports a 0-dimensional value tensor, but got tensor with %d dimension(s)", t.Dim())
 	}
 	if mask.DType() != tensor.Bool {
 		return errorf("masked_fill only supports boolean masks, but got mask with dtype %v", mask.DType())
@@ -252,8 +239,9 @@ func clampF32(ctx *Context, x *tensor.Tensor, lo, hi value.Value) (*tensor.Tenso
 }
 
 func clampKernel(ctx *Context, args, out []value.Value) error {
-	if _, err := argTensor(args, 0, "self"); err != nil {
-		return err
+	arg := readArgs(args)
+	if arg.Tensor(); arg.Err() != nil {
+		return arg.Err()
 	}
 	if args[1].IsNone() && args[2].IsNone() {
 		return errorf("at least one of 'min' or 'max' must not be None")
@@ -268,8 +256,9 @@ func clampKernel(ctx *Context, args, out []value.Value) error {
 
 func clampOneKernel(isMin bool) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
-		if _, err := argTensor(args, 0, "self"); err != nil {
-			return err
+		arg := readArgs(args)
+		if arg.Tensor(); arg.Err() != nil {
+			return arg.Err()
 		}
 		lo, hi := args[1], value.NoneValue()
 		if !isMin {
@@ -285,8 +274,9 @@ func clampOneKernel(isMin bool) Kernel {
 }
 
 func hardtanhKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
+	arg := readArgs(args)
+	x := arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if x.DType() == tensor.Bool {
@@ -329,12 +319,9 @@ func mapFloat(ctx *Context, x *tensor.Tensor, f func(float64) float64) (*tensor.
 }
 
 func leakyReluKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	slope, err := argScalar(args, 1, "negative_slope")
-	if err != nil {
+	arg := readArgs(args)
+	x, slope := arg.Tensor(), arg.Scalar()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	s := slope.Double()
@@ -356,11 +343,11 @@ func leakyReluKernel(ctx *Context, args, out []value.Value) error {
 }
 
 func eluKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
+	arg := readArgs(args)
+	x, alpha, scale, inScale := arg.Tensor(), arg.ScalarFloat(), arg.ScalarFloat(), arg.ScalarFloat()
+	if err := arg.Err(); err != nil {
 		return err
 	}
-	alpha, scale, inScale := args[1].Double(), args[2].Double(), args[3].Double()
 	r, err := mapFloat(ctx, x, func(v float64) float64 {
 		if v > 0 {
 			return v * scale

@@ -83,20 +83,10 @@ func cat(ctx *Context, ts []*tensor.Tensor, dim int) (*tensor.Tensor, error) {
 	return res, nil
 }
 
-func tensorsArg(args []value.Value, i int, name string) ([]*tensor.Tensor, error) {
-	if args[i].Kind() != value.TensorList && args[i].Kind() != value.OptTensorList {
-		return nil, errorf("argument %q must be a Tensor[], not %s", name, args[i].Describe())
-	}
-	return args[i].Tensors(), nil
-}
-
 func catKernel(ctx *Context, args, out []value.Value) error {
-	ts, err := tensorsArg(args, 0, "tensors")
-	if err != nil {
-		return err
-	}
-	dim, err := argInt(args, 1, "dim")
-	if err != nil {
+	arg := readArgs(args)
+	ts, dim := arg.Tensors(), arg.Int()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	r, err := cat(ctx, ts, dim)
@@ -108,12 +98,9 @@ func catKernel(ctx *Context, args, out []value.Value) error {
 }
 
 func stackKernel(ctx *Context, args, out []value.Value) error {
-	ts, err := tensorsArg(args, 0, "tensors")
-	if err != nil {
-		return err
-	}
-	dim, err := argInt(args, 1, "dim")
-	if err != nil {
+	arg := readArgs(args)
+	ts, dim := arg.Tensors(), arg.Int()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if len(ts) == 0 {
@@ -124,9 +111,11 @@ func stackKernel(ctx *Context, args, out []value.Value) error {
 		if t == nil || !t.SameShape(ts[0]) {
 			return errorf("stack expects each tensor to be equal size, but got %v at entry 0 and %v at entry %d", ts[0].Sizes(), shapeOf(value.FromTensor(t)), i)
 		}
-		if us[i], err = new(tensor.Tensor).Unsqueeze(t, dim); err != nil {
+		u, err := new(tensor.Tensor).Unsqueeze(t, dim)
+		if err != nil {
 			return err
 		}
+		us[i] = u
 	}
 	r, err := cat(ctx, us, dim)
 	if err != nil {
@@ -139,12 +128,9 @@ func stackKernel(ctx *Context, args, out []value.Value) error {
 // repeatKernel tiles self: each dim i becomes (repeats[i], size[i]) through
 // a broadcast view, copied into the result viewed the same way.
 func repeatKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	reps, err := argInts(args, 1, "repeats", nil)
-	if err != nil {
+	arg := readArgs(args)
+	x, reps := arg.Tensor(), arg.Ints(nil)
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if len(reps) < x.Dim() {
@@ -205,16 +191,9 @@ func mustContig(ctx *Context, x *tensor.Tensor) *tensor.Tensor {
 
 func constantPadKernel(ctx *Context, args, out []value.Value) error {
 	defer ctx.releaseTemps()
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	pad, err := argInts(args, 1, "pad", nil)
-	if err != nil {
-		return err
-	}
-	v, err := argScalar(args, 2, "value")
-	if err != nil {
+	arg := readArgs(args)
+	x, pad, v := arg.Tensor(), arg.Ints(nil), arg.Scalar()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if err := checkFits(v, x.DType()); err != nil {
@@ -266,12 +245,9 @@ func constantPadKernel(ctx *Context, args, out []value.Value) error {
 
 func triKernel(upper bool) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
-		x, err := argTensor(args, 0, "self")
-		if err != nil {
-			return err
-		}
-		diag, err := argInt(args, 1, "diagonal")
-		if err != nil {
+		arg := readArgs(args)
+		x, diag := arg.Tensor(), arg.Int()
+		if err := arg.Err(); err != nil {
 			return err
 		}
 		if x.Dim() < 2 {
@@ -305,12 +281,9 @@ func triKernel(upper bool) Kernel {
 }
 
 func flipKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	dims, err := argInts(args, 1, "dims", nil)
-	if err != nil {
+	arg := readArgs(args)
+	x, dims := arg.Tensor(), arg.Ints(nil)
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	mask, err := reduceDims(ctx, x, dims)
@@ -344,18 +317,12 @@ func flipKernel(ctx *Context, args, out []value.Value) error {
 }
 
 func rollKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
+	arg := readArgs(args)
+	x, shifts, dims := arg.Tensor(), arg.Ints(nil), arg.Ints(nil)
+	if err := arg.Err(); err != nil {
 		return err
 	}
-	shifts, err := argInts(args, 1, "shifts", nil)
-	if err != nil {
-		return err
-	}
-	dims, err := argInts(args, 2, "dims", nil)
-	if err != nil {
-		return err
-	}
+	var err error
 	if x.Dim() == 0 || x.Numel() == 0 {
 		return cloneKernel(ctx, args, out)
 	}

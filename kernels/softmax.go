@@ -21,22 +21,20 @@ func init() {
 // otherwise (self, dim, dtype). safe gives 0 for rows that are all -inf.
 func softmaxKernel(logSoftmax, safe, internal bool) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
-		x, err := argTensor(args, 0, "self")
-		if err != nil {
-			return err
-		}
-		dim, err := argInt(args, 1, "dim")
-		if err != nil {
+		arg := readArgs(args)
+		x, dim := arg.Tensor(), arg.Int()
+		if err := arg.Err(); err != nil {
 			return err
 		}
 		dt := x.DType()
 		if internal {
-			if h, err := argBool(args, 2, "half_to_float"); err != nil {
-				return err
-			} else if h {
+			if arg.Bool() { // half_to_float
 				dt = tensor.Float32
 			}
-		} else if dt, err = argDType(args, 2, "dtype", x.DType()); err != nil {
+		} else {
+			dt = arg.DType(dt)
+		}
+		if err := arg.Err(); err != nil {
 			return err
 		}
 		if !dt.IsFloat() {
@@ -200,16 +198,9 @@ func ScaledMaskedSoftmax(ctx *Context, args, out []value.Value) error {
 	if len(args) < 3 || len(out) < 1 {
 		return errorf("scaled masked softmax takes (x, scale, mask) and one result")
 	}
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	scale, err := argDouble(args, 1, "scale")
-	if err != nil {
-		return err
-	}
-	mask, err := argTensor(args, 2, "mask")
-	if err != nil {
+	arg := readArgs(args)
+	x, scale, mask := arg.Tensor(), arg.Double(), arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if x.DType() != tensor.Float32 || mask.DType() != tensor.Float32 {

@@ -371,8 +371,9 @@ func unaryInt(op unaryOp, out, x *tensor.Tensor) error {
 
 func unaryKernel(op unaryOp) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
-		x, err := argTensor(args, 0, "self")
-		if err != nil {
+		arg := readArgs(args)
+		x := arg.Tensor()
+		if err := arg.Err(); err != nil {
 			return err
 		}
 		r, err := unary(ctx, op, x)
@@ -403,12 +404,9 @@ func init() {
 }
 
 func geluKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	approx, err := argStr(args, 1, "approximate", "none")
-	if err != nil {
+	arg := readArgs(args)
+	x, approx := arg.Tensor(), arg.Str("none")
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	op := uGelu

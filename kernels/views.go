@@ -43,22 +43,20 @@ func init() {
 
 // The views taking (self, int[]).
 var (
-	viewKernel    = intListView("size", (*tensor.Tensor).View)
-	permuteKernel = intListView("dims", (*tensor.Tensor).Permute)
-	expandKernel  = intListView("size", (*tensor.Tensor).Expand)
+	viewKernel    = intListView((*tensor.Tensor).View)
+	permuteKernel = intListView((*tensor.Tensor).Permute)
+	expandKernel  = intListView((*tensor.Tensor).Expand)
 )
 
 // intListView makes a view kernel taking (self, int[] arg): view,
 // permute, expand.
-func intListView(arg string, f func(h, x *tensor.Tensor, ints []int) (*tensor.Tensor, error)) Kernel {
+func intListView(f func(h, x *tensor.Tensor, ints []int) (*tensor.Tensor, error)) Kernel {
 	return func(ctx *Context, args, out []value.Value) error {
-		x, err := argTensor(args, 0, "self")
-		if err != nil {
-			return err
-		}
+		arg := readArgs(args)
+		x := arg.Tensor()
 		var buf [8]int
-		ints, err := argInts(args, 1, arg, buf[:0])
-		if err != nil {
+		ints := arg.Ints(buf[:0])
+		if err := arg.Err(); err != nil {
 			return err
 		}
 		return viewResult(ctx, out, func(h *tensor.Tensor) (*tensor.Tensor, error) { return f(h, x, ints) })
@@ -67,13 +65,11 @@ func intListView(arg string, f func(h, x *tensor.Tensor, ints []int) (*tensor.Te
 
 // reshapeKernel views when strides allow and copies otherwise.
 func reshapeKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
+	arg := readArgs(args)
+	x := arg.Tensor()
 	var buf [8]int
-	size, err := argInts(args, 1, "shape", buf[:0])
-	if err != nil {
+	size := arg.Ints(buf[:0])
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	h := ctx.header()
@@ -95,48 +91,45 @@ func reshapeKernel(ctx *Context, args, out []value.Value) error {
 }
 
 func expandAsKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	o, err := argTensor(args, 1, "other")
-	if err != nil {
+	arg := readArgs(args)
+	x, o := arg.Tensor(), arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	return viewResult(ctx, out, func(h *tensor.Tensor) (*tensor.Tensor, error) { return h.Expand(x, o.Sizes()) })
 }
 
 func aliasKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
+	arg := readArgs(args)
+	x := arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	return viewResult(ctx, out, func(h *tensor.Tensor) (*tensor.Tensor, error) { return h.Alias(x), nil })
 }
 
 func unsqueezeKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	d, err := argInt(args, 1, "dim")
-	if err != nil {
+	arg := readArgs(args)
+	x, d := arg.Tensor(), arg.Int()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	return viewResult(ctx, out, func(h *tensor.Tensor) (*tensor.Tensor, error) { return h.Unsqueeze(x, d) })
 }
 
 func squeezeKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
+	arg := readArgs(args)
+	x := arg.Tensor()
 	var buf [8]int
 	var dims []int
-	if len(args) > 1 {
-		if dims, err = argInts(args, 1, "dim", buf[:0]); err != nil {
-			return err
-		}
+	withDims := arg.More() // squeeze.default has no dim
+	if withDims {
+		dims = arg.Ints(buf[:0])
+	}
+	if err := arg.Err(); err != nil {
+		return err
+	}
+	if withDims {
 		if dims == nil { // squeeze.dims with an empty list squeezes nothing
 			dims = buf[:0]
 		}
@@ -148,64 +141,36 @@ func squeezeKernel(ctx *Context, args, out []value.Value) error {
 }
 
 func sliceKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	dim, err := argInt(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	start, err := argIndexInt(args, 2, "start", 0)
-	if err != nil {
-		return err
-	}
-	end, err := argIndexInt(args, 3, "end", 1<<50)
-	if err != nil {
-		return err
-	}
-	step, err := argInt(args, 4, "step")
-	if err != nil {
+	arg := readArgs(args)
+	x, dim, start, end, step := arg.Tensor(), arg.Int(), arg.IndexInt(0), arg.IndexInt(1<<50), arg.Int()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	return viewResult(ctx, out, func(h *tensor.Tensor) (*tensor.Tensor, error) { return h.Slice(x, dim, start, end, step) })
 }
 
 func selectKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	dim, err := argInt(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	idx, err := argInt(args, 2, "index")
-	if err != nil {
+	arg := readArgs(args)
+	x, dim, idx := arg.Tensor(), arg.Int(), arg.Int()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	return viewResult(ctx, out, func(h *tensor.Tensor) (*tensor.Tensor, error) { return h.Select(x, dim, idx) })
 }
 
 func transposeKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	d0, err := argInt(args, 1, "dim0")
-	if err != nil {
-		return err
-	}
-	d1, err := argInt(args, 2, "dim1")
-	if err != nil {
+	arg := readArgs(args)
+	x, d0, d1 := arg.Tensor(), arg.Int(), arg.Int()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	return viewResult(ctx, out, func(h *tensor.Tensor) (*tensor.Tensor, error) { return h.Transpose(x, d0, d1) })
 }
 
 func tKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
+	arg := readArgs(args)
+	x := arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if x.Dim() > 2 {
@@ -218,63 +183,36 @@ func tKernel(ctx *Context, args, out []value.Value) error {
 }
 
 func asStridedKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
+	arg := readArgs(args)
+	x := arg.Tensor()
 	var b1, b2 [8]int
-	size, err := argInts(args, 1, "size", b1[:0])
-	if err != nil {
+	size, stride := arg.Ints(b1[:0]), arg.Ints(b2[:0])
+	if err := arg.Err(); err != nil {
 		return err
 	}
-	stride, err := argInts(args, 2, "stride", b2[:0])
-	if err != nil {
-		return err
-	}
-	off, err := argOptInt(args, 3, "storage_offset", x.Offset())
-	if err != nil {
+	off := arg.OptInt(x.Offset())
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	return viewResult(ctx, out, func(h *tensor.Tensor) (*tensor.Tensor, error) { return h.AsStrided(x, size, stride, off) })
 }
 
 func narrowKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	dim, err := argInt(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	start, err := argInt(args, 2, "start")
-	if err != nil {
-		return err
-	}
-	length, err := argInt(args, 3, "length")
-	if err != nil {
+	arg := readArgs(args)
+	x, dim, start, length := arg.Tensor(), arg.Int(), arg.Int(), arg.Int()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	return viewResult(ctx, out, func(h *tensor.Tensor) (*tensor.Tensor, error) { return h.Narrow(x, dim, start, length) })
 }
 
 func diagonalKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
+	arg := readArgs(args)
+	x, off, d1, d2 := arg.Tensor(), arg.Int(), arg.Int(), arg.Int()
+	if err := arg.Err(); err != nil {
 		return err
 	}
-	off, err := argInt(args, 1, "offset")
-	if err != nil {
-		return err
-	}
-	d1, err := argInt(args, 2, "dim1")
-	if err != nil {
-		return err
-	}
-	d2, err := argInt(args, 3, "dim2")
-	if err != nil {
-		return err
-	}
+	var err error
 	if d1, err = wrapDim(d1, x.Dim()); err != nil {
 		return err
 	}
@@ -344,33 +282,20 @@ func splitInto(ctx *Context, x *tensor.Tensor, sizes []int, dim int, out []value
 }
 
 func splitWithSizes(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
+	arg := readArgs(args)
+	x := arg.Tensor()
 	var buf [8]int
-	sizes, err := argInts(args, 1, "split_sizes", buf[:0])
-	if err != nil {
-		return err
-	}
-	dim, err := argInt(args, 2, "dim")
-	if err != nil {
+	sizes, dim := arg.Ints(buf[:0]), arg.Int()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	return splitInto(ctx, x, sizes, dim, out)
 }
 
 func splitTensor(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	size, err := argInt(args, 1, "split_size")
-	if err != nil {
-		return err
-	}
-	dim, err := argInt(args, 2, "dim")
-	if err != nil {
+	arg := readArgs(args)
+	x, size, dim := arg.Tensor(), arg.Int(), arg.Int()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	d, err := wrapDim(dim, x.Dim())
@@ -389,16 +314,9 @@ func splitTensor(ctx *Context, args, out []value.Value) error {
 }
 
 func chunkKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	chunks, err := argInt(args, 1, "chunks")
-	if err != nil {
-		return err
-	}
-	dim, err := argInt(args, 2, "dim")
-	if err != nil {
+	arg := readArgs(args)
+	x, chunks, dim := arg.Tensor(), arg.Int(), arg.Int()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if chunks <= 0 {
@@ -421,12 +339,9 @@ func chunkKernel(ctx *Context, args, out []value.Value) error {
 }
 
 func unbindKernel(ctx *Context, args, out []value.Value) error {
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	dim, err := argInt(args, 1, "dim")
-	if err != nil {
+	arg := readArgs(args)
+	x, dim := arg.Tensor(), arg.Int()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	d, err := wrapDim(dim, x.Dim())

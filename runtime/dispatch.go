@@ -29,7 +29,7 @@ type specialization struct {
 // loadSpecializations compiles each specialization's main program with
 // the lowered program's modules. They share the main program's buffer
 // state: whichever runs, the next run sees what it left.
-func (p *Program) loadSpecializations(l *ir.Lowered, opt Options, compiled map[string]*delegateCall) error {
+func (p *Program) loadSpecializations(l *ir.Lowered, opt Options, table []pass, compiled map[string]*delegateCall) error {
 	if len(l.Specializations) == 0 {
 		return nil
 	}
@@ -50,7 +50,7 @@ func (p *Program) loadSpecializations(l *ir.Lowered, opt Options, compiled map[s
 		if _, ok := d.byKey[key]; ok {
 			return fmt.Errorf("%s: two specializations bind these values", where)
 		}
-		sp, err := loadLowered(&ir.Lowered{Main: s.Main, Modules: l.Modules}, opt, compiled)
+		sp, err := loadLowered(&ir.Lowered{Main: s.Main, Modules: l.Modules}, opt, table, compiled)
 		if err != nil {
 			return fmt.Errorf("%s: %w", where, err)
 		}

@@ -1,15 +1,34 @@
 // Package runtime runs exported programs in Go. Load compiles a program
 // once: it resolves every op to a kernel (reporting all ops without one at
-// once), binds arguments to schema order, plans when each intermediate value
-// dies, and loads the weights (zero-copy from the archive's bytes); a
+// once), binds arguments to schema order and loads the weights (zero-copy
+// from the archive's bytes); a
 // lowered program (ir.Lowered) loads through LoadLowered, each module
-// compiled by its backend. Load also rewrites a few patterns it knows:
-// GPT-2's tanh GELU, attention's scaled masked softmax and the hard
-// activations run as one fused kernel each (same arithmetic, same
-// results), batch norm after a convolution folds into its constant
-// weights and constant matrix operands are packed once (which rounds
-// differently). Run then executes the program on actual inputs, as many
-// times as wanted and from many goroutines at once.
+// compiled by its backend.
+//
+// Load then rewrites the plan of every graph with an ordered table of
+// passes, each of which Options.Disable can switch off by name (PassNames):
+//
+//   - gelu: GPT-2's tanh GELU, spelled out as eight ops, runs as one gelu.
+//   - softmax: attention's _softmax(x*c + mask, -1) runs as one kernel.
+//   - hardact: hardswish and hardsigmoid as their decompositions spell
+//     them run as the aten kernels.
+//   - foldbn: batch norm after a convolution, with constant parameters,
+//     folds into the convolution's weight and bias.
+//   - pack: the constant B operand of mm and addmm (a Linear's weight) is
+//     packed once for the matrix product.
+//   - convact: a relu, hardswish or hardsigmoid whose input is a
+//     convolution's only use runs inside the convolution.
+//   - lifetimes: after each step, the values whose last use it was are
+//     released to the kernels' pool.
+//   - moves: a clone whose input dies at it takes the input's storage.
+//
+// The fusions compute the same float32 steps in the same order, so results
+// keep their bits; foldbn and pack round differently. After every pass
+// Load checks the plan (every value read is defined before, by a graph
+// input or an earlier step, none read after its release, none released
+// twice): a pass that breaks it is a PlanError, a bug in seam. Run then
+// executes the program on actual inputs, as many times as wanted and from
+// many goroutines at once.
 //
 // Before any kernel runs, Run checks the inputs against the signature:
 // count, dtype, rank and static sizes, binds every symbol the actual sizes

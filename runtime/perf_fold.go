@@ -104,7 +104,7 @@ func (f *fuser) hardActivation(d int) bool {
 	st := &f.gp.steps[d]
 	st.kernel = k
 	st.args = []argTmpl{{kind: tmplSlot, slot: y}}
-	f.runs[d] = target
+	st.runs = target
 	if swish {
 		f.uses[y]-- // read once now, where the add and the mul read it
 	}

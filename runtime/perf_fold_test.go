@@ -52,9 +52,7 @@ func TestHardActivationsFuse(t *testing.T) {
 	b.output("e_out")
 	b.output("e_c")
 	load := func(fuse bool) *Program {
-		noFusion = !fuse
-		defer func() { noFusion = false }()
-		p, err := Load(b.program(), Options{})
+		p, err := Load(b.program(), fused(fuse))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,9 +112,10 @@ func TestConstantRewrites(t *testing.T) {
 		{"bert_tiny", "case3", 12},
 	} {
 		load := func(fold bool) *Program {
-			noFolding = !fold
-			defer func() { noFolding = false }()
-			return loadFixture(t, c.model, true)
+			if fold {
+				return loadFixtureWith(t, c.model, Options{})
+			}
+			return loadFixtureWith(t, c.model, Options{Disable: folds})
 		}
 		folded, plain := load(true), load(false)
 		_, mm := countSteps(folded, "aten.mm.default")
@@ -185,10 +184,8 @@ func TestThreadsKeepResults(t *testing.T) {
 // inputs of one of its cases.
 func loadExtra(t testing.TB, name, cs string, fuse bool) (*Program, []value.Value) {
 	t.Helper()
-	noFusion = !fuse
-	defer func() { noFusion = false }()
 	dir := fixtures.ExtraDir(name)
-	p, err := Load(fixtures.Load(t, filepath.Join(dir, "model.pt2")), Options{})
+	p, err := Load(fixtures.Load(t, filepath.Join(dir, "model.pt2")), fused(fuse))
 	if err != nil {
 		t.Fatal(err)
 	}

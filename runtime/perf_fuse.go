@@ -5,7 +5,6 @@ import (
 
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/kernels"
-	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
 )
 
@@ -31,138 +30,8 @@ import (
 // With the constant weights at hand (top-level graph inputs that are
 // parameters, buffers no run changes, or tensor constants), perf_fold.go
 // also folds batch norm into the convolution before it and packs the B
-// operand of mm/addmm once for the GEMM.
-
-// noFusion turns the exact fusions off, noFolding the constant rewrites
-// (which round differently): tests compare programs with and without.
-var noFusion, noFolding bool
-
-type fuser struct {
-	gp     *graphPlan
-	consts map[int32]*tensor.Tensor // constant weights by slot
-	g      *ir.Graph
-	names  []string // slot -> value name
-	prod   []int    // slot -> the step that defines it, -1 for inputs
-	uses   []int    // slot -> references by steps and graph outputs
-	users  []int    // slot -> the last step that reads it
-	gone   []bool   // steps fused away
-	// runs is the op a fused step's kernel now computes, by step ("" for
-	// a step that runs its node's own op).
-	runs []string
-}
-
-// fuse rewrites the patterns above in gp and drops the steps they absorb.
-func (c *compiler) fuse(gp *graphPlan, g *ir.Graph) {
-	if noFusion && noFolding {
-		return
-	}
-	n := len(c.slots)
-	f := &fuser{gp: gp, consts: c.consts, g: g, names: make([]string, n), prod: make([]int, n), uses: make([]int, n),
-		users: make([]int, n), gone: make([]bool, len(gp.steps)), runs: make([]string, len(gp.steps))}
-	for name, s := range c.slots {
-		f.names[s] = name
-	}
-	for i := range f.prod {
-		f.prod[i], f.users[i] = -1, -1
-	}
-	ref := func(t *argTmpl, step int) {
-		switch t.kind {
-		case tmplSlot:
-			f.uses[t.slot]++
-			f.users[t.slot] = step
-		case tmplList:
-			for _, e := range t.elems {
-				if e.slot >= 0 {
-					f.uses[e.slot]++
-					f.users[e.slot] = step
-				}
-			}
-		}
-	}
-	for i := range gp.steps {
-		st := &gp.steps[i]
-		for j := range st.args {
-			ref(&st.args[j], i)
-		}
-		for _, o := range st.outs {
-			if o.slot >= 0 {
-				f.prod[o.slot] = i
-			}
-			for _, s := range o.list {
-				if s >= 0 {
-					f.prod[s] = i
-				}
-			}
-		}
-	}
-	for j := range gp.outputs {
-		ref(&gp.outputs[j], -1)
-	}
-	fused := false
-	for i := range gp.steps {
-		if noFusion {
-			break
-		}
-		switch f.target(i) {
-		case "aten.tanh.default":
-			fused = f.geluTanh(i) || fused
-		case "aten._softmax.default":
-			fused = f.scaledMaskedSoftmax(i) || fused
-		case "aten.div.Tensor":
-			fused = f.hardActivation(i) || fused
-		}
-	}
-	for i := range gp.steps {
-		if noFolding {
-			break
-		}
-		switch f.target(i) {
-		case "aten._native_batch_norm_legit_no_training.default":
-			fused = f.foldBatchNorm(i) || fused
-		case "aten.addmm.default", "aten.mm.default":
-			fused = f.packWeight(i) || fused
-		}
-	}
-	for i := range gp.steps {
-		if noFusion {
-			break
-		}
-		switch f.op(i) {
-		case "aten.relu.default", "aten.hardswish.default", "aten.hardsigmoid.default":
-			fused = f.convActivation(i) || fused
-		}
-	}
-	if !fused {
-		return
-	}
-	steps := gp.steps[:0]
-	for i := range gp.steps {
-		if !f.gone[i] {
-			st := gp.steps[i]
-			st.pos = len(steps)
-			steps = append(steps, st)
-		}
-	}
-	gp.steps = steps
-}
-
-// target is a kernel step's op ("aten.mul.Tensor"), or "" for any other
-// step, one without a kernel (the load will fail) or one fused away.
-func (f *fuser) target(i int) string {
-	if i < 0 || f.gone[i] || f.gp.steps[i].kind != stepKernel || f.gp.steps[i].kernel == nil {
-		return ""
-	}
-	return ir.OpName(f.gp.steps[i].node.Target)
-}
-
-// op is the op step i computes: its node's target, or what fusion made
-// it run instead.
-func (f *fuser) op(i int) string {
-	if t := f.target(i); t == "" || f.runs[i] == "" {
-		return t
-	}
-	return f.runs[i]
-}
+// operand of mm/addmm once for the GEMM. Each pattern is one pass of
+// passes.go's table, by the name given there.
 
 // convActivation fuses the activation step a into the convolution that
 // defines its input, when that is the convolution's only use.

@@ -15,10 +15,25 @@ import (
 	"github.com/seam-rt/seam/value"
 )
 
+// fusions are the exact rewrites (results keep their bits), folds those
+// that read constant weights (and round differently).
+var fusions, folds = []string{"gelu", "softmax", "hardact", "convact"}, []string{"foldbn", "pack"}
+
+// fused is the options that run the fusions or not.
+func fused(on bool) Options {
+	if on {
+		return Options{}
+	}
+	return Options{Disable: fusions}
+}
+
 func loadFixture(t testing.TB, model string, fuse bool) *Program {
 	t.Helper()
-	noFusion = !fuse
-	defer func() { noFusion = false }()
+	return loadFixtureWith(t, model, fused(fuse))
+}
+
+func loadFixtureWith(t testing.TB, model string, opt Options) *Program {
+	t.Helper()
 	a, err := pt2.Open(fixtures.Model(model))
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +43,7 @@ func loadFixture(t testing.TB, model string, fuse bool) *Program {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Load(prog, Options{})
+	p, err := Load(prog, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,9 +225,7 @@ func TestFusionOnlyWhereSafe(t *testing.T) {
 	b.output("g_sm")
 
 	load := func(fuse bool) *Program {
-		noFusion = !fuse
-		defer func() { noFusion = false }()
-		p, err := Load(b.program(), Options{})
+		p, err := Load(b.program(), fused(fuse))
 		if err != nil {
 			t.Fatal(err)
 		}

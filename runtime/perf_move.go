@@ -5,14 +5,6 @@ import (
 	"github.com/seam-rt/seam/value"
 )
 
-// releaseDead recycles the values whose last use was the step just run.
-func (f *frame) releaseDead(dead []int32, slots []value.Value) {
-	for _, d := range dead {
-		f.kctx.Release(slots[d])
-		slots[d] = value.Value{}
-	}
-}
-
 // moveCopy runs a copy step (clone) whose input, in slot in, dies at this
 // step, and returns the result. It releases the input first and then asks
 // the pool for the result's storage: when the input held the only

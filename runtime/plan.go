@@ -21,6 +21,8 @@ type graphPlan struct {
 	inputs  []int32 // slot of each graph input (-1 for constant inputs)
 	steps   []step
 	outputs []argTmpl
+	// names are the values' names, by slot, for pass errors.
+	names []string
 	// dead[i] lists the slots released after step i.
 	dead [][]int32
 }
@@ -51,12 +53,9 @@ type step struct {
 	// executor hands the input's storage to the result when nothing else
 	// holds it, instead of copying (see moveCopy).
 	move bool
-}
-
-// copyTargets are the ops whose result is a contiguous copy of their one
-// tensor argument (cloneKernel's targets).
-var copyTargets = map[string]bool{
-	"aten.clone.default": true, "aten.alias_copy.default": true, "aten.lift_fresh_copy.default": true,
+	// runs is the op a rewrite made the step's kernel compute instead of
+	// its node's ("" for the node's own).
+	runs string
 }
 
 // outSlot places one result: in a slot, or, for a Tensor[] result, each
@@ -128,8 +127,13 @@ func (l *Loader) compileGraph(path string, g *ir.Graph, missing map[string]bool)
 	}
 	gp.nslots = len(c.slots)
 	gp.nlists = int(c.nlists)
-	c.fuse(gp, g)
-	gp.planLifetimes()
+	gp.names = make([]string, gp.nslots)
+	for name, s := range c.slots {
+		gp.names[s] = name
+	}
+	if err := l.runPasses(gp, c.consts); err != nil {
+		return nil, err
+	}
 	return gp, nil
 }
 
@@ -293,74 +297,4 @@ func (c *compiler) compileCond(path string, n *ir.Node, st *step) error {
 	}
 	st.nret = len(n.Outputs)
 	return nil
-}
-
-// planLifetimes lists, after each step, the slots whose last use it was.
-// Graph inputs and outputs are never released; a value nothing uses dies
-// right after the step that made it.
-func (gp *graphPlan) planLifetimes() {
-	last := make([]int, gp.nslots)
-	for i := range last {
-		last[i] = -1
-	}
-	keep := make([]bool, gp.nslots)
-	for _, s := range gp.inputs {
-		if s >= 0 {
-			keep[s] = true
-		}
-	}
-	note := func(t *argTmpl, i int) {
-		switch t.kind {
-		case tmplSlot:
-			last[t.slot] = i
-		case tmplList:
-			for _, e := range t.elems {
-				if e.slot >= 0 {
-					last[e.slot] = i
-				}
-			}
-		}
-	}
-	for i := range gp.steps {
-		st := &gp.steps[i]
-		for j := range st.args {
-			note(&st.args[j], i)
-		}
-		for _, o := range st.outs {
-			if o.slot >= 0 && last[o.slot] < i {
-				last[o.slot] = i
-			}
-			for _, s := range o.list {
-				if s >= 0 && last[s] < i {
-					last[s] = i
-				}
-			}
-		}
-	}
-	for j := range gp.outputs {
-		t := &gp.outputs[j]
-		if t.kind == tmplSlot {
-			keep[t.slot] = true
-		}
-		for _, e := range t.elems {
-			if e.slot >= 0 {
-				keep[e.slot] = true
-			}
-		}
-	}
-	gp.dead = make([][]int32, len(gp.steps))
-	for s, i := range last {
-		if i >= 0 && !keep[s] {
-			gp.dead[i] = append(gp.dead[i], int32(s))
-		}
-	}
-	for i := range gp.steps {
-		st := &gp.steps[i]
-		if st.kind != stepKernel || !copyTargets[ir.OpName(st.node.Target)] || len(st.args) == 0 {
-			continue
-		}
-		if a := st.args[0]; a.kind == tmplSlot && last[a.slot] == i && !keep[a.slot] {
-			st.move = true
-		}
-	}
 }

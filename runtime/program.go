@@ -27,6 +27,10 @@ type Options struct {
 	// contract its delegate record holds even where it differs from the
 	// registered backend's (see contract.go).
 	TrustRecordedContract bool
+	// Disable names plan rewrites Load is not to run (PassNames lists
+	// them; see the package documentation), to compare a program with and
+	// without one or to rule one out when a result looks wrong.
+	Disable []string
 }
 
 // Program is a loaded program: compiled once, run many times, safe for
@@ -96,6 +100,8 @@ type Loader struct {
 	consts map[string]*tensor.Tensor
 	// compiled are the modules compiled so far, by name.
 	compiled map[string]*delegateCall
+	// passes are the plan rewrites that run on every graph, in order.
+	passes []pass
 }
 
 // constants lists the graph inputs whose value is a loaded weight (not
@@ -122,20 +128,24 @@ func Load(p *ir.Program, opt Options) (*Program, error) {
 // LoadLowered compiles a lowered program: its main program, and each module
 // a delegate call names through the backend its delegate record names.
 func LoadLowered(l *ir.Lowered, opt Options) (*Program, error) {
-	return loadLowered(l, opt, map[string]*delegateCall{})
+	return loadLowered(l, opt, planPasses, map[string]*delegateCall{})
 }
 
-// loadLowered is LoadLowered with the modules compiled so far, by name:
-// a module several main programs call (the general path's and its
-// specializations') is compiled once.
-func loadLowered(l *ir.Lowered, opt Options, compiled map[string]*delegateCall) (*Program, error) {
+// loadLowered is LoadLowered with the pass table to run (tests add to it)
+// and the modules compiled so far, by name: a module several main programs
+// call (the general path's and its specializations') is compiled once.
+func loadLowered(l *ir.Lowered, opt Options, table []pass, compiled map[string]*delegateCall) (*Program, error) {
+	passes, err := enabled(table, opt.Disable)
+	if err != nil {
+		return nil, err
+	}
 	p := l.Main
 	prog := &Program{ir: p, ranges: map[string]sym.Range{}, state: map[string]value.Value{}}
 	// Weights first: the plan's rewrites fold and pack constant ones.
 	if err := prog.loadSources(); err != nil {
 		return nil, err
 	}
-	ld := &Loader{opt: opt, modules: l.Modules, consts: prog.constants(), compiled: compiled}
+	ld := &Loader{opt: opt, modules: l.Modules, consts: prog.constants(), compiled: compiled, passes: passes}
 	missing := map[string]bool{}
 	plan, err := ld.compileGraph("", p.Graph, missing)
 	if err != nil {
@@ -167,7 +177,7 @@ func loadLowered(l *ir.Lowered, opt Options, compiled map[string]*delegateCall) 
 			prog.mutates = true
 		}
 	}
-	if err := prog.loadSpecializations(l, opt, compiled); err != nil {
+	if err := prog.loadSpecializations(l, opt, table, compiled); err != nil {
 		return nil, err
 	}
 	return prog, nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/seam-rt/seam/kernels"
 	"github.com/seam-rt/seam/lower"
+	"github.com/seam-rt/seam/runtime"
 )
 
 // The exit statuses, the same for every command (README: Exit status).
@@ -83,9 +84,10 @@ func isBug(err error) bool {
 	var (
 		lowered *lower.BugError
 		kernel  *kernels.PanicError
+		plan    *runtime.PlanError
 		bug     *bugError
 	)
-	return errors.As(err, &lowered) || errors.As(err, &kernel) || errors.As(err, &bug)
+	return errors.As(err, &lowered) || errors.As(err, &kernel) || errors.As(err, &plan) || errors.As(err, &bug)
 }
 
 // where names a command for its errors, after main's "seam: ": "run: ".

@@ -14,6 +14,9 @@ type mutation struct {
 
 var mutations = []mutation{
 	// kernels
+	{"an argument error names no argument", "kernels/registry.go",
+		"ae.Arg = s.Args[ae.Index].Name", "ae.Arg = \"\"",
+		[]string{"./kernels"}, "TestArgError"},
 	{"f32 tensor-tensor sub computes add", "kernels/elementwise.go",
 		"\t\tcase opSub:\n\t\t\tvec.Sub(o, a, b)", "\t\tcase opSub:\n\t\t\tvec.Add(o, a, b)",
 		[]string{"./kernels"}, "Golden|Fixture"},
@@ -55,6 +58,12 @@ var mutations = []mutation{
 		[]string{"./kernels"}, "Golden"},
 
 	// runtime: scalar ops and the executor
+	{"a pass's plan goes unchecked", "runtime/passes.go",
+		"\t\tif err := c.check(gp); err != nil {\n\t\t\treturn &PlanError{Graph: gp.path, Pass: p.name", "\t\tif err := c.check(gp); false && err != nil {\n\t\t\treturn &PlanError{Graph: gp.path, Pass: p.name",
+		[]string{"./runtime"}, "TestPlanCheck"},
+	{"a disabled pass still runs", "runtime/passes.go",
+		"\t\tif !off[p.name] {", "\t\tif !off[p.name] || true {",
+		[]string{"./runtime"}, "TestEachPassOff"},
 	{"_operator.floordiv truncates", "runtime/scalar.go",
 		"\t\tq := x / y\n\t\tif (x%y != 0) && ((x < 0) != (y < 0)) {\n\t\t\tq--\n\t\t}", "\t\tq := x / y",
 		[]string{"./runtime"}, "Scalar"},
@@ -169,7 +178,7 @@ var mutations = []mutation{
 
 	// the command line and backend profiles
 	{"a panic is blamed on the input", "cmd/seam/exit.go",
-		"errors.As(err, &lowered) || errors.As(err, &kernel) || errors.As(err, &bug)", "errors.As(err, &lowered) || errors.As(err, &kernel) || (errors.As(err, &bug) && false)",
+		"errors.As(err, &plan) || errors.As(err, &bug)", "errors.As(err, &plan) || (errors.As(err, &bug) && false)",
 		[]string{"./cmd/seam"}, "TestExitStatuses$"},
 	{"verify's violations exit 0", "cmd/seam/verify.go",
 		"\t\t\tif !rep.OK {\n\t\t\t\treturn exitError{exitFailed}", "\t\t\tif false {\n\t\t\t\treturn exitError{exitFailed}",
