@@ -184,6 +184,9 @@ func Lower(in *ir.Lowered, plan *partition.Plan, prof *backend.Profile, opt Opti
 			return nil, nil, err
 		}
 	}
+	if err := lw.preprocess(); err != nil {
+		return nil, nil, err
+	}
 	if err := lw.check(); err != nil {
 		return nil, nil, err
 	}
