@@ -18,12 +18,15 @@ const (
 	DTypeRefused
 	DynamicRefused
 	ArgsRefused
+	// Delegated: the node is a delegate call, lowered already for
+	// another backend (the one before in a priority list).
+	Delegated
 )
 
 var reasonText = map[Reason]string{
 	Supported: "supported", OpNotIncluded: "op not included", OpExcluded: "op excluded",
 	NodeExcluded: "excluded by name", DTypeRefused: "dtype refused", DynamicRefused: "dynamic size refused",
-	ArgsRefused: "arguments refused",
+	ArgsRefused: "arguments refused", Delegated: "delegated already",
 }
 
 func (r Reason) String() string { return reasonText[r] }
@@ -49,8 +52,12 @@ func (v Verdict) String() string {
 // Supports decides whether the backend can run node n of graph g: its op
 // is included and not excluded, its name is not excluded, its tensors have
 // accepted dtypes, without dynamic shapes none has a symbolic size, and
-// the profile's NodeCheck, if any, takes its arguments.
+// the profile's NodeCheck, if any, takes its arguments. A delegate call
+// is no backend's: it runs a module lowered already.
 func (p *Profile) Supports(g *ir.Graph, n *ir.Node) Verdict {
+	if m, ok := n.DelegateModule(); ok {
+		return Verdict{Delegated, "it calls " + m}
+	}
 	op := n.OpName()
 	if _, ok := p.include.first(op); !ok {
 		return Verdict{OpNotIncluded, op}

@@ -191,3 +191,93 @@ func TestRoundsInNestedGraphs(t *testing.T) {
 		}
 	}
 }
+
+// TestBackendsInPriorityOrder: matmul-only takes the matrix products of
+// gpt2_tiny, tensor-only the tensor compute it can of what remains, and
+// reference the rest; each module names its backend, no node is in two
+// modules, the program verifies (each module against its own backend's
+// contract) and computes what the original does on every case.
+func TestBackendsInPriorityOrder(t *testing.T) {
+	var profs []*backend.Profile
+	for _, name := range []string{"matmul-only", "tensor-only", "reference"} {
+		prof, _ := backend.Builtin(name)
+		profs = append(profs, prof)
+	}
+	p := load(t, "gpt2_tiny")
+	res, err := delegate.Backends(p, profs, delegate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	took := map[string]int{}
+	owner := map[string]string{}
+	for _, m := range res.Modules {
+		took[m.Delegate.Backend] += len(m.Nodes)
+		for _, n := range m.Nodes {
+			if prev, ok := owner[n]; ok && m.Graph == "" {
+				t.Errorf("%s is in %s and %s", n, prev, m.Name)
+			}
+			owner[n] = m.Name
+		}
+		if m.Delegate.Backend == "matmul-only" {
+			for _, n := range m.Program.Graph.Nodes {
+				if !strings.Contains(n.Target, "mm") && !strings.Contains(n.Target, "linear") && !strings.Contains(n.Target, "sym_size") {
+					t.Errorf("matmul-only module %s holds %s", m.Name, n.Target)
+				}
+			}
+		}
+	}
+	for _, prof := range profs {
+		if took[prof.Name] == 0 {
+			t.Errorf("%s took nothing: %v", prof.Name, took)
+		}
+	}
+	backends := map[string]bool{}
+	for _, r := range res.Rounds {
+		backends[r.Backend] = true
+	}
+	if len(backends) != 3 {
+		t.Errorf("rounds of %v, want each backend's", backends)
+	}
+	if vs := verify.Errors(verify.Lowered(res.Lowered)); len(vs) > 0 {
+		t.Fatalf("verify: %v", vs)
+	}
+	// Nothing of the parent is left but delegate calls and the glue no
+	// backend takes (getitems, outputs).
+	for _, n := range res.Lowered.Main.Graph.Nodes {
+		if _, ok := n.DelegateModule(); !ok && n.Target != "_operator.getitem" {
+			if v := profs[2].Supports(res.Lowered.Main.Graph, n); v.OK() {
+				t.Errorf("%s (%s) is left in the parent, which reference takes", n.Name, n.Target)
+			}
+		}
+	}
+	orig, err := runtime.Load(p, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	low, err := runtime.LoadLowered(res.Lowered, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, _ := filepath.Glob(filepath.Join(fixtures.ModelDir("gpt2_tiny"), "io", "case*"))
+	for _, d := range dirs {
+		c, err := npy.ReadCase(os.DirFS(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in []value.Value
+		for _, x := range c.Inputs {
+			in = append(in, runtime.InputValue(x))
+		}
+		want, err := orig.Run(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := low.Run(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := tensor.MaxAbsDiff(got[0].Tensor(), want[0].Tensor()); diff > 1e-4 {
+			t.Errorf("%s: the lowered program differs by %g", filepath.Base(d), diff)
+		}
+	}
+}

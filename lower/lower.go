@@ -33,6 +33,27 @@ type Module struct {
 	Graph string
 }
 
+// NodeCount is how many nodes of the original program the module took:
+// its Nodes, and the nodes of the graphs they run (a delegated cond takes
+// its branches).
+func (m *Module) NodeCount() int {
+	took := map[string]bool{}
+	for _, n := range m.Nodes {
+		took[n] = true
+	}
+	count := 0
+	for _, n := range m.Program.Graph.Nodes {
+		if !took[n.Name] {
+			continue
+		}
+		count++
+		for _, sub := range n.SubGraphs() {
+			_ = sub.Graph.Walk(func(_ string, g *ir.Graph) error { count += len(g.Nodes); return nil })
+		}
+	}
+	return count
+}
+
 // Crossing reports one symbolic value that crossed a cut and what was
 // done about it.
 type Crossing struct {

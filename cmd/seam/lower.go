@@ -18,7 +18,7 @@ func lowerCmd() *cobra.Command {
 	var asJSON, explain bool
 	var groups []string
 	cmd := &cobra.Command{
-		Use:   "lower MODEL.pt2 --backend NAME|FILE -o OUT.pt2",
+		Use:   "lower MODEL.pt2 --backend NAME|FILE[,NAME|FILE...] -o OUT.pt2",
 		Short: "Lower partitions into delegate calls that obey the backend's contract",
 		Long: "lower proposes partitions for the backend, turns each into a lowered module whose\n" +
 			"placeholders the backend's contract accepts, and writes the program with its\n" +
@@ -31,10 +31,14 @@ func lowerCmd() *cobra.Command {
 			"partition --group does; the report says what became of each group.\n\n" +
 			"Lowering goes in rounds: when a policy must leave nodes to the parent, the\n" +
 			"partitions are proposed again without them. --explain prints each round, and\n" +
-			"--json lists them as \"rounds\".",
+			"--json lists them as \"rounds\".\n\n" +
+			"Several backends, separated by commas, are tried in priority order (as ONNX\n" +
+			"Runtime tries its execution providers): the first takes the partitions it can,\n" +
+			"the next partitions what remains in the parent, and so on; the report says\n" +
+			"which backend took which nodes.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			prof, err := backend.Resolve(backendName)
+			profs, err := backend.ResolveList(backendName)
 			if err != nil {
 				return err
 			}
@@ -54,7 +58,11 @@ func lowerCmd() *cobra.Command {
 			if err := checkLowerInput(args[0], in); err != nil {
 				return err
 			}
-			warnUnmatched(cmd, prof, in.Main, args[0])
+			names := make([]string, len(profs))
+			for i, prof := range profs {
+				warnUnmatched(cmd, prof, in.Main, args[0])
+				names[i] = prof.Name
+			}
 			if out == "" {
 				warnf(cmd, "no -o OUT.pt2: the cut report only, nothing written")
 			}
@@ -62,7 +70,7 @@ func lowerCmd() *cobra.Command {
 			for _, g := range groups {
 				opt.Groups = append(opt.Groups, strings.Split(g, ","))
 			}
-			res, err := delegate.Program(in.Main, prof, opt)
+			res, err := delegate.Backends(in.Main, profs, opt)
 			if err != nil {
 				return err
 			}
@@ -71,7 +79,7 @@ func lowerCmd() *cobra.Command {
 					return err
 				}
 			}
-			rep := res.Report(inspectOptions(), prof.Name, policy)
+			rep := res.Report(inspectOptions(), strings.Join(names, ","), policy)
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
@@ -91,7 +99,7 @@ func lowerCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&backendName, "backend", "", "built-in profile name or profile file (required)")
+	cmd.Flags().StringVar(&backendName, "backend", "", "built-in profile name or profile file, or several separated by commas in priority order (required)")
 	cmd.Flags().StringVar(&policyName, "policy", "auto", "policy for symbolic values crossing a cut")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the lowered program to this .pt2 file")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON (with the rounds)")
