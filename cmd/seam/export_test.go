@@ -136,6 +136,31 @@ func TestLowerForSeveralBackends(t *testing.T) {
 	}
 }
 
+// TestBenchRunORTOnSeamExport: with ONNX Runtime at hand, bench run
+// times it on seam's own export of the program beside seam, in the text
+// and in --json.
+func TestBenchRunORTOnSeamExport(t *testing.T) {
+	orttest.Library(t)
+	model, c := fixtures.Model("symint_input"), filepath.Join(fixtures.ModelDir("symint_input"), "io", "case0")
+	out := mustSeam(t, "bench", "run", model, "--case", c, "--time", "1ms")
+	if !strings.Contains(out, "ORT on seam's export") || strings.Contains(out, "no ONNX Runtime figure") {
+		t.Errorf("bench run:\n%s", out)
+	}
+	var br struct {
+		OK   bool
+		Rows []struct {
+			OrtSeamMS    *float64 `json:"onnxruntime_seam_export_ms"`
+			OrtSeamRatio *float64 `json:"seam_over_onnxruntime_seam_export"`
+		}
+	}
+	if err := json.Unmarshal([]byte(mustSeam(t, "bench", "run", model, "--case", c, "--time", "1ms", "--json")), &br); err != nil {
+		t.Fatal(err)
+	}
+	if !br.OK || len(br.Rows) != 1 || br.Rows[0].OrtSeamMS == nil || *br.Rows[0].OrtSeamMS <= 0 || br.Rows[0].OrtSeamRatio == nil {
+		t.Errorf("bench run --json: %+v", br)
+	}
+}
+
 // TestMissingONNXRuntime runs seam with a library that cannot load:
 // backends lists onnxruntime as unavailable with the install command, and
 // running a program lowered for it says the same.
