@@ -39,7 +39,7 @@ func WriteRuns(w io.Writer, rs []RunResult) error {
 		head += "seam\tseam fastest\ttorch+OpenBLAS\tratio\ttorch generic BLAS\tratio\t"
 	}
 	if seamExport {
-		head += "seam/ORT on seam's export\tORT on seam's export\t"
+		head += "seam/ORT on seam's export\tORT on seam's export\tits fastest\t"
 	}
 	fmt.Fprintln(tw, head+"runs\t")
 	dur := func(d time.Duration) string {
@@ -88,7 +88,7 @@ func WriteRuns(w io.Writer, rs []RunResult) error {
 				ref(r.TorchGeneric), ratio(r.Median, r.TorchGeneric))
 		}
 		if seamExport {
-			row += fmt.Sprintf("%s\t%s\t", x(r.OrtSeamRatio), dur(r.OrtSeam))
+			row += fmt.Sprintf("%s\t%s\t%s\t", x(r.OrtSeamRatio), dur(r.OrtSeam), dur(r.OrtSeamMin))
 		}
 		fmt.Fprintln(tw, row+fmt.Sprintf("%d\t", r.Runs))
 	}

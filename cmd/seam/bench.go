@@ -272,6 +272,7 @@ type benchRunRow struct {
 	TorchHereMS     *float64 `json:"torch_here_ms"`
 	OrtHereMS       *float64 `json:"onnxruntime_here_ms"`
 	OrtSeamMS       *float64 `json:"onnxruntime_seam_export_ms"`
+	OrtSeamMinMS    *float64 `json:"onnxruntime_seam_export_min_ms"`
 	OrtSeamRatio    *float64 `json:"seam_over_onnxruntime_seam_export"`
 	OrtSeamError    string   `json:"onnxruntime_seam_export_error,omitempty"`
 	TorchOpenBLASMS *float64 `json:"torch_openblas_recorded_ms"`
@@ -284,7 +285,7 @@ func runRows(rs []bench.RunResult, failed int) benchRuns {
 	for _, r := range rs {
 		out.Rows = append(out.Rows, benchRunRow{Model: r.Model, Case: r.Case, MedianMS: msOrNil(r.Median), MinMS: msOrNil(r.Min), Runs: r.Runs,
 			Threads: r.Threads, ThreadsMS: msOrNil(r.ThreadsMedian), Speedup: recordedOrNil(r.Speedup), OrtRatio: recordedOrNil(r.OrtRatio), TorchHereMS: msOrNil(r.TorchLive), OrtHereMS: msOrNil(r.OrtLive),
-			OrtSeamMS: msOrNil(r.OrtSeam), OrtSeamRatio: recordedOrNil(r.OrtSeamRatio), OrtSeamError: r.OrtSeamErr,
+			OrtSeamMS: msOrNil(r.OrtSeam), OrtSeamMinMS: msOrNil(r.OrtSeamMin), OrtSeamRatio: recordedOrNil(r.OrtSeamRatio), OrtSeamError: r.OrtSeamErr,
 			TorchOpenBLASMS: recordedOrNil(r.TorchOpenBLAS), TorchGenericMS: recordedOrNil(r.TorchGeneric), Error: r.Err})
 	}
 	return out

@@ -53,7 +53,7 @@ func fixturePath(model string) string { return fixtures.Model(model) }
 func Cases() ([]Case, error) {
 	var all []Case
 	for _, build := range []func() ([]Case, error){
-		formatCases, nestingCases, bombCases, crcCases, unboundedCases, contractCases, nameCases, blameCases, scaleCases,
+		formatCases, nestingCases, bombCases, crcCases, unboundedCases, contractCases, compiledCases, nameCases, blameCases, scaleCases,
 	} {
 		cs, err := build()
 		if err != nil {

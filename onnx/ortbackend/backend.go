@@ -81,12 +81,12 @@ func (compiler) CheckCompiled(m *ir.Program, blob []byte) error {
 // checking it is the module's. Options: "threads" is the intra-op thread
 // count (default 1; 0 lets ONNX Runtime use every core).
 func (compiler) Load(m *ir.Program, blob []byte, options map[string]string) (backend.Executable, error) {
+	if err := onnx.CheckIO(m, blob); err != nil {
+		return nil, fmt.Errorf("its stored ONNX model is not the module's: %w", err)
+	}
 	lib, err := ort.Open()
 	if err != nil {
 		return nil, err
-	}
-	if err := onnx.CheckIO(m, blob); err != nil {
-		return nil, fmt.Errorf("its stored ONNX model is not the module's: %w", err)
 	}
 	return Load(lib, blob, m, options)
 }
