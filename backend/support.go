@@ -53,10 +53,14 @@ func (v Verdict) String() string {
 // is included and not excluded, its name is not excluded, its tensors have
 // accepted dtypes, without dynamic shapes none has a symbolic size, and
 // the profile's NodeCheck, if any, takes its arguments. A delegate call
-// is no backend's: it runs a module lowered already.
+// is no backend's: it runs a module lowered already; nor is a control
+// node whose graphs hold one.
 func (p *Profile) Supports(g *ir.Graph, n *ir.Node) Verdict {
 	if m, ok := n.DelegateModule(); ok {
 		return Verdict{Delegated, "it calls " + m}
+	}
+	if where, m, ok := callsDelegate(n); ok {
+		return Verdict{Delegated, where + " calls " + m}
 	}
 	op := n.OpName()
 	if _, ok := p.include.first(op); !ok {
@@ -91,6 +95,24 @@ func (p *Profile) Supports(g *ir.Graph, n *ir.Node) Verdict {
 		}
 	}
 	return v
+}
+
+// callsDelegate finds a delegate call in the graphs a control node runs
+// (a cond whose branch a backend before took part of): a module cannot
+// call a delegate, so the node stays in the parent, and its graphs are
+// partitioned on their own.
+func callsDelegate(n *ir.Node) (where, module string, found bool) {
+	for _, sub := range n.SubGraphs() {
+		_ = sub.Graph.Walk(func(path string, g *ir.Graph) error {
+			for _, inner := range g.Nodes {
+				if m, ok := inner.DelegateModule(); ok && !found {
+					where, module, found = ir.PathName(sub.Name, path), m, true
+				}
+			}
+			return nil
+		})
+	}
+	return where, module, found
 }
 
 // IncludedBy returns the ops.include pattern that admits op, if any.

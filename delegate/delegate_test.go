@@ -281,3 +281,55 @@ func TestBackendsInPriorityOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestBackendsMatrix: every fixture lowered for each built-in backend
+// followed by reference verifies and matches PyTorch on every case. Where
+// the first backend takes part of a cond's branches, the cond itself is no
+// later backend's (a module cannot call a delegate): the branches'
+// remaining nodes are partitioned on their own.
+func TestBackendsMatrix(t *testing.T) {
+	ref, _ := backend.Builtin("reference")
+	for _, first := range []string{"tensor-only", "matmul-only", "scalar-args", "static-shapes"} {
+		prof, _ := backend.Builtin(first)
+		for _, model := range fixtures.Models() {
+			t.Run(first+"/"+model, func(t *testing.T) {
+				res, err := delegate.Backends(load(t, model), []*backend.Profile{prof, ref}, delegate.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if vs := verify.Errors(verify.Lowered(res.Lowered)); len(vs) > 0 {
+					t.Fatalf("verify: %v", vs)
+				}
+				p, err := runtime.LoadLowered(res.Lowered, runtime.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				dirs, _ := filepath.Glob(filepath.Join(fixtures.ModelDir(model), "io", "case*"))
+				slices.Sort(dirs)
+				for _, d := range dirs {
+					c, err := npy.ReadCase(os.DirFS(d))
+					if err != nil {
+						t.Fatal(err)
+					}
+					var in []value.Value
+					for _, x := range c.Inputs {
+						in = append(in, runtime.InputValue(x))
+					}
+					got, err := p.Run(context.Background(), in)
+					if err != nil {
+						t.Fatalf("%s: %v", filepath.Base(d), err)
+					}
+					for i, want := range c.Outputs {
+						g, err := runtime.OutputTensor(got[i])
+						if err == nil {
+							_, err = tensor.AllClose(g, want, 1e-4, 1e-5)
+						}
+						if err != nil {
+							t.Errorf("%s: output %d: %v", filepath.Base(d), i, err)
+						}
+					}
+				}
+			})
+		}
+	}
+}
