@@ -333,3 +333,26 @@ func TestBackendsMatrix(t *testing.T) {
 		}
 	}
 }
+
+// TestBackendsGroups: a group the first backend cannot keep (tensor-only
+// refuses embedding) is asked of the next, which keeps it; the result
+// reports the group once, with the module that kept it.
+func TestBackendsGroups(t *testing.T) {
+	var profs []*backend.Profile
+	for _, name := range []string{"tensor-only", "reference"} {
+		prof, _ := backend.Builtin(name)
+		profs = append(profs, prof)
+	}
+	group := []string{"view", "embedding"}
+	res, err := delegate.Backends(load(t, "gpt2_tiny"), profs, delegate.Options{Groups: [][]string{group}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Groups) != 1 || !res.Groups[0].Kept {
+		t.Fatalf("groups %+v, want the group kept", res.Groups)
+	}
+	m, ok := res.Module(res.Groups[0].Module)
+	if !ok || m.Delegate.Backend != "reference" || !slices.Contains(m.Nodes, "view") || !slices.Contains(m.Nodes, "embedding") {
+		t.Errorf("group kept in %+v", res.Groups[0])
+	}
+}

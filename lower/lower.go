@@ -33,9 +33,11 @@ type Module struct {
 	Graph string
 }
 
-// NodeCount is how many nodes of the original program the module took:
-// its Nodes, and the nodes of the graphs they run (a delegated cond takes
-// its branches).
+// NodeCount is how many nodes of the graph it was cut from the module
+// took: its Nodes, and the nodes of the graphs they run (a delegated cond
+// takes its branches). With several backends, a later one's graph is the
+// parent an earlier one left, which holds the nodes lowering added there
+// (a box, a hoisted scalar op) besides the program's.
 func (m *Module) NodeCount() int {
 	took := map[string]bool{}
 	for _, n := range m.Nodes {
