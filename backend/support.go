@@ -100,19 +100,34 @@ func (p *Profile) Supports(g *ir.Graph, n *ir.Node) Verdict {
 // callsDelegate finds a delegate call in the graphs a control node runs
 // (a cond whose branch a backend before took part of): a module cannot
 // call a delegate, so the node stays in the parent, and its graphs are
-// partitioned on their own.
+// partitioned on their own. where names the node's graph holding it.
 func callsDelegate(n *ir.Node) (where, module string, found bool) {
 	for _, sub := range n.SubGraphs() {
-		_ = sub.Graph.Walk(func(path string, g *ir.Graph) error {
-			for _, inner := range g.Nodes {
-				if m, ok := inner.DelegateModule(); ok && !found {
-					where, module, found = ir.PathName(sub.Name, path), m, true
-				}
-			}
-			return nil
-		})
+		if m, ok := graphCallsDelegate(sub.Graph); ok {
+			return sub.Name, m, true
+		}
 	}
-	return where, module, found
+	return "", "", false
+}
+
+// graphCallsDelegate finds a delegate call in g or a graph it nests,
+// without building the nested graphs' paths (a deep nest would make that
+// quadratic in its depth).
+func graphCallsDelegate(g *ir.Graph) (string, bool) {
+	if g == nil {
+		return "", false
+	}
+	for _, n := range g.Nodes {
+		if m, ok := n.DelegateModule(); ok {
+			return m, true
+		}
+		for _, sub := range n.SubGraphs() {
+			if m, ok := graphCallsDelegate(sub.Graph); ok {
+				return m, true
+			}
+		}
+	}
+	return "", false
 }
 
 // IncludedBy returns the ops.include pattern that admits op, if any.
