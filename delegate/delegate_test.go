@@ -250,36 +250,11 @@ func TestBackendsInPriorityOrder(t *testing.T) {
 			}
 		}
 	}
-	orig, err := runtime.Load(p, runtime.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	low, err := runtime.LoadLowered(res.Lowered, runtime.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dirs, _ := filepath.Glob(filepath.Join(fixtures.ModelDir("gpt2_tiny"), "io", "case*"))
-	for _, d := range dirs {
-		c, err := npy.ReadCase(os.DirFS(d))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var in []value.Value
-		for _, x := range c.Inputs {
-			in = append(in, runtime.InputValue(x))
-		}
-		want, err := orig.Run(context.Background(), in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := low.Run(context.Background(), in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := tensor.MaxAbsDiff(got[0].Tensor(), want[0].Tensor()); diff > 1e-4 {
-			t.Errorf("%s: the lowered program differs by %g", filepath.Base(d), diff)
-		}
-	}
+	matchCases(t, low, "gpt2_tiny")
 }
 
 // TestBackendsMatrix: every fixture lowered for each built-in backend
@@ -304,31 +279,7 @@ func TestBackendsMatrix(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				dirs, _ := filepath.Glob(filepath.Join(fixtures.ModelDir(model), "io", "case*"))
-				slices.Sort(dirs)
-				for _, d := range dirs {
-					c, err := npy.ReadCase(os.DirFS(d))
-					if err != nil {
-						t.Fatal(err)
-					}
-					var in []value.Value
-					for _, x := range c.Inputs {
-						in = append(in, runtime.InputValue(x))
-					}
-					got, err := p.Run(context.Background(), in)
-					if err != nil {
-						t.Fatalf("%s: %v", filepath.Base(d), err)
-					}
-					for i, want := range c.Outputs {
-						g, err := runtime.OutputTensor(got[i])
-						if err == nil {
-							_, err = tensor.AllClose(g, want, 1e-4, 1e-5)
-						}
-						if err != nil {
-							t.Errorf("%s: output %d: %v", filepath.Base(d), i, err)
-						}
-					}
-				}
+				matchCases(t, p, model)
 			})
 		}
 	}
@@ -354,5 +305,40 @@ func TestBackendsGroups(t *testing.T) {
 	m, ok := res.Module(res.Groups[0].Module)
 	if !ok || m.Delegate.Backend != "reference" || !slices.Contains(m.Nodes, "view") || !slices.Contains(m.Nodes, "embedding") {
 		t.Errorf("group kept in %+v", res.Groups[0])
+	}
+}
+
+// matchCases runs every case of a fixture through p, in order (state
+// carried, as buffer_mutation's cases need), and compares with PyTorch's
+// outputs.
+func matchCases(t *testing.T, p *runtime.Program, model string) {
+	t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(fixtures.ModelDir(model), "io", "case*"))
+	if len(dirs) == 0 {
+		t.Fatalf("%s: no cases", model)
+	}
+	slices.Sort(dirs)
+	for _, d := range dirs {
+		c, err := npy.ReadCase(os.DirFS(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in []value.Value
+		for _, x := range c.Inputs {
+			in = append(in, runtime.InputValue(x))
+		}
+		got, err := p.Run(context.Background(), in)
+		if err != nil {
+			t.Fatalf("%s: %v", filepath.Base(d), err)
+		}
+		for i, want := range c.Outputs {
+			g, err := runtime.OutputTensor(got[i])
+			if err == nil {
+				_, err = tensor.AllClose(g, want, 1e-4, 1e-5)
+			}
+			if err != nil {
+				t.Errorf("%s: output %d: %v", filepath.Base(d), i, err)
+			}
+		}
 	}
 }

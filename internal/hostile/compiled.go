@@ -2,7 +2,6 @@ package hostile
 
 import (
 	"github.com/seam-rt/seam/backend"
-	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/onnx/ortbackend"
 	"github.com/seam-rt/seam/pt2"
@@ -13,22 +12,14 @@ import (
 // missing (an archive of an older seam): verify reports it and run
 // refuses it, before ONNX Runtime is even loaded.
 func compiledCases() ([]Case, error) {
-	a, err := pt2.Open(fixturePath("mlp"))
-	if err != nil {
-		return nil, err
-	}
-	defer a.Close()
-	p, err := a.Program()
-	if err != nil {
-		return nil, err
-	}
 	prof, _ := backend.Builtin(ortbackend.Name)
-	res, err := delegate.Program(p, prof, delegate.Options{})
+	low, done, err := lowerFixture("mlp", prof)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	archive := func(compiled ir.Blob) ([]byte, error) {
-		la := pt2.FromLowered(res.Lowered, nil)
+		la := pt2.FromLowered(low, nil)
 		for _, d := range la.Delegates {
 			c := *d
 			c.Compiled = compiled

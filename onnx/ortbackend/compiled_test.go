@@ -56,6 +56,28 @@ func readLowered(t *testing.T, path string) *ir.Lowered {
 	return l
 }
 
+// runArchived writes a lowered program as an archive, reads it back,
+// verifies it (each module against its backend's contract) and runs every
+// case of the fixture in dir through it, comparing with PyTorch.
+func runArchived(t *testing.T, low *ir.Lowered, dir string) {
+	t.Helper()
+	l, _ := writeAndRead(t, low)
+	if vs := verify.Errors(verify.Lowered(l)); len(vs) > 0 {
+		t.Fatalf("verify: %v", vs)
+	}
+	prog, err := runtime.LoadLowered(l, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range loadCases(t, dir) {
+		outs, err := prog.Run(context.Background(), c.inputs)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		checkOutputs(t, c.name, outs, c.outputs)
+	}
+}
+
 // compiledViolations are verify's errors of the compiled rule.
 func compiledViolations(l *ir.Lowered) []verify.Violation {
 	var out []verify.Violation

@@ -103,21 +103,7 @@ func TestPriorityList(t *testing.T) {
 						}
 					}
 				}
-				l, _ := writeAndRead(t, res.Lowered)
-				if vs := verify.Errors(verify.Lowered(l)); len(vs) > 0 {
-					t.Fatalf("verify: %v", vs)
-				}
-				prog, err := runtime.LoadLowered(l, runtime.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, c := range loadCases(t, f.dir) {
-					outs, err := prog.Run(context.Background(), c.inputs)
-					if err != nil {
-						t.Fatalf("%s: %v", c.name, err)
-					}
-					checkOutputs(t, c.name, outs, c.outputs)
-				}
+				runArchived(t, res.Lowered, f.dir)
 			})
 		}
 	}
