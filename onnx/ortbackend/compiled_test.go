@@ -11,6 +11,7 @@ import (
 
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/delegate"
+	"github.com/seam-rt/seam/inspect"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/onnx"
 	"github.com/seam-rt/seam/onnx/ort/orttest"
@@ -120,6 +121,12 @@ func TestCompiledAtLowering(t *testing.T) {
 	}
 	if vs := verify.Errors(verify.Lowered(back)); len(vs) > 0 {
 		t.Errorf("verify: %v", vs)
+	}
+	for _, m := range inspect.SummarizeLowered(back, inspect.Options{}).Modules {
+		blob, _ := back.Modules[m.Name].Delegate.ReadCompiled()
+		if m.CompiledBytes != int64(len(blob)) || m.CompiledBytes == 0 {
+			t.Errorf("inspect: %s compiled into %d bytes, the archive holds %d", m.Name, m.CompiledBytes, len(blob))
+		}
 	}
 }
 
