@@ -273,3 +273,35 @@ func TestAcceptsTensor(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveList: backends in priority order, each a name or a file;
+// an empty item or a backend named twice is refused.
+func TestResolveList(t *testing.T) {
+	profs, err := ResolveList("tensor-only, reference")
+	if err != nil || len(profs) != 2 || profs[0].Name != "tensor-only" || profs[1].Name != "reference" {
+		t.Fatalf("got %v, %v", profs, err)
+	}
+	if profs, err := ResolveList("reference"); err != nil || len(profs) != 1 {
+		t.Errorf("one backend: %v, %v", profs, err)
+	}
+	for spec, want := range map[string]string{
+		"reference,":             "an empty name",
+		"reference,reference":    "listed twice",
+		"reference,no-such-npu":  "no-such-npu",
+		"tensor-only,,reference": "an empty name",
+	} {
+		if _, err := ResolveList(spec); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want an error mentioning %q", spec, err, want)
+		}
+	}
+}
+
+// TestDelegateCallIsNoBackends: a delegate call runs a module lowered
+// already; no profile takes it, not even one that includes every op.
+func TestDelegateCallIsNoBackends(t *testing.T) {
+	prof, _ := Builtin("reference")
+	n := &ir.Node{Name: "call", Target: ir.DelegateTarget, Inputs: []ir.NamedArgument{{Arg: ir.Argument{Kind: ir.ArgString, Str: "lowered_module_0"}}}}
+	if v := prof.Supports(&ir.Graph{}, n); v.Reason != Delegated || !strings.Contains(v.String(), "lowered_module_0") {
+		t.Errorf("verdict %v", v)
+	}
+}

@@ -273,6 +273,37 @@ func Resolve(nameOrFile string) (*Profile, error) {
 	return Load(nameOrFile)
 }
 
+// ResolveList resolves backends in priority order, separated by commas
+// (`onnxruntime,reference`), each a built-in name or a profile file. A
+// backend named twice is refused: the second would get nothing.
+func ResolveList(spec string) ([]*Profile, error) {
+	if _, err := os.Stat(spec); err == nil || !strings.Contains(spec, ",") {
+		p, err := Resolve(spec)
+		if err != nil {
+			return nil, err
+		}
+		return []*Profile{p}, nil
+	}
+	var out []*Profile
+	seen := map[string]bool{}
+	for _, item := range strings.Split(spec, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			return nil, fmt.Errorf("backends %q: an empty name in the list", spec)
+		}
+		p, err := Resolve(item)
+		if err != nil {
+			return nil, err
+		}
+		if seen[p.Name] {
+			return nil, fmt.Errorf("backends %q: %s is listed twice", spec, p.Name)
+		}
+		seen[p.Name] = true
+		out = append(out, p)
+	}
+	return out, nil
+}
+
 // WriteJSON writes the profile in its file form.
 func (p *Profile) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)

@@ -33,6 +33,38 @@ type Availability interface {
 	Available() error
 }
 
+// Preprocessor is implemented by a compiler whose backend compiles a
+// module when it is lowered, as ExecuTorch's BackendDetails.preprocess
+// does. Lowering stores Preprocess's bytes with the module
+// (ir.Delegate.Compiled, data/delegates/NAME.bin in an archive); verify
+// asks CheckCompiled whether stored bytes are a form of the module the
+// backend can load; the runtime loads them with Load instead of calling
+// Compile. A module of such a backend without its compiled form is
+// refused: the backend needs it.
+type Preprocessor interface {
+	// Preprocess compiles a lowered module. It needs nothing installed
+	// (lowering runs where the backend may not).
+	Preprocess(module *ir.Program, options map[string]string) ([]byte, error)
+	// CheckCompiled reports why compiled is not a form of module the
+	// backend can load (it does not decode, its inputs or outputs are not
+	// the module's), or nil. It needs nothing installed.
+	CheckCompiled(module *ir.Program, compiled []byte) error
+	// Load makes an executable of the compiled form, after checking it as
+	// CheckCompiled does.
+	Load(module *ir.Program, compiled []byte, options map[string]string) (Executable, error)
+}
+
+// PreprocessorFor finds the registered compiler of a backend that
+// compiles at lowering time.
+func PreprocessorFor(name string) (Preprocessor, bool) {
+	c, ok := CompilerFor(name)
+	if !ok {
+		return nil, false
+	}
+	p, ok := c.(Preprocessor)
+	return p, ok
+}
+
 // Available reports whether the named backend can run here (nil for a
 // backend that needs nothing installed, or has no compiler).
 func Available(name string) error {

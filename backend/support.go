@@ -18,12 +18,15 @@ const (
 	DTypeRefused
 	DynamicRefused
 	ArgsRefused
+	// Delegated: the node is a delegate call, lowered already for
+	// another backend (the one before in a priority list).
+	Delegated
 )
 
 var reasonText = map[Reason]string{
 	Supported: "supported", OpNotIncluded: "op not included", OpExcluded: "op excluded",
 	NodeExcluded: "excluded by name", DTypeRefused: "dtype refused", DynamicRefused: "dynamic size refused",
-	ArgsRefused: "arguments refused",
+	ArgsRefused: "arguments refused", Delegated: "delegated already",
 }
 
 func (r Reason) String() string { return reasonText[r] }
@@ -49,8 +52,16 @@ func (v Verdict) String() string {
 // Supports decides whether the backend can run node n of graph g: its op
 // is included and not excluded, its name is not excluded, its tensors have
 // accepted dtypes, without dynamic shapes none has a symbolic size, and
-// the profile's NodeCheck, if any, takes its arguments.
+// the profile's NodeCheck, if any, takes its arguments. A delegate call
+// is no backend's: it runs a module lowered already; nor is a control
+// node whose graphs hold one.
 func (p *Profile) Supports(g *ir.Graph, n *ir.Node) Verdict {
+	if m, ok := n.DelegateModule(); ok {
+		return Verdict{Delegated, "it calls " + m}
+	}
+	if where, m, ok := callsDelegate(n); ok {
+		return Verdict{Delegated, where + " calls " + m}
+	}
 	op := n.OpName()
 	if _, ok := p.include.first(op); !ok {
 		return Verdict{OpNotIncluded, op}
@@ -84,6 +95,39 @@ func (p *Profile) Supports(g *ir.Graph, n *ir.Node) Verdict {
 		}
 	}
 	return v
+}
+
+// callsDelegate finds a delegate call in the graphs a control node runs
+// (a cond whose branch a backend before took part of): a module cannot
+// call a delegate, so the node stays in the parent, and its graphs are
+// partitioned on their own. where names the node's graph holding it.
+func callsDelegate(n *ir.Node) (where, module string, found bool) {
+	for _, sub := range n.SubGraphs() {
+		if m, ok := graphCallsDelegate(sub.Graph); ok {
+			return sub.Name, m, true
+		}
+	}
+	return "", "", false
+}
+
+// graphCallsDelegate finds a delegate call in g or a graph it nests,
+// without building the nested graphs' paths (a deep nest would make that
+// quadratic in its depth).
+func graphCallsDelegate(g *ir.Graph) (string, bool) {
+	if g == nil {
+		return "", false
+	}
+	for _, n := range g.Nodes {
+		if m, ok := n.DelegateModule(); ok {
+			return m, true
+		}
+		for _, sub := range n.SubGraphs() {
+			if m, ok := graphCallsDelegate(sub.Graph); ok {
+				return m, true
+			}
+		}
+	}
+	return "", false
 }
 
 // IncludedBy returns the ops.include pattern that admits op, if any.

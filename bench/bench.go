@@ -66,6 +66,17 @@ type RunResult struct {
 	OrtLive, OrtMin time.Duration
 	OrtRatio        float64
 	Anchor          string
+	// OrtSeam is ONNX Runtime's median (of the rounds' medians) on one
+	// thread, in this process, on seam's own export of the program
+	// (TimeORTSeamExport), measured in each round when the library loads;
+	// OrtSeamRatio the median over rounds of seam's median over it;
+	// OrtSeamMin its fastest run, to set beside seam's (Min).
+	OrtSeam, OrtSeamMin time.Duration
+	OrtSeamRatio        float64
+	// OrtSeamErr says why that column is missing for a program whose
+	// export does not run (one with ops seam cannot translate): the row
+	// does not fail for it.
+	OrtSeamErr string
 	// TorchLive is torch_run.py's median, one thread.
 	TorchLive time.Duration
 	// Threads is the goroutines of the second seam figure (0: none);
@@ -129,22 +140,7 @@ func TimeRun(model, dir string, threads, minRuns int, minTime time.Duration) (me
 		return 0, 0, 0, err
 	}
 	ctx := context.Background()
-	for i := 0; i < 3; i++ {
-		if _, err := p.Run(ctx, inputs); err != nil {
-			return 0, 0, 0, err
-		}
-	}
-	var times []time.Duration
-	start := time.Now()
-	for len(times) < minRuns || time.Since(start) < minTime {
-		t0 := time.Now()
-		if _, err := p.Run(ctx, inputs); err != nil {
-			return 0, 0, 0, err
-		}
-		times = append(times, time.Since(t0))
-	}
-	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
-	return times[len(times)/2], times[0], len(times), nil
+	return timeRuns(func() error { _, err := p.Run(ctx, inputs); return err }, minRuns, minTime)
 }
 
 // TorchRun times the same case with shared/tools/torch_run.py (one thread)
@@ -292,8 +288,10 @@ func runCase(c RunCase, model, dir string, o RunOptions) RunResult {
 	if o.Threads > 1 {
 		r.Threads = o.Threads
 	}
-	var meds, ortMeds, thrMeds, ortRatios, speedups []float64
+	var meds, ortMeds, thrMeds, ortRatios, speedups, seamExpMeds, seamExpRatios []float64
+	seamExport := ORTAvailable()
 	r.Min, r.OrtMin, r.ThreadsMin = time.Duration(math.MaxInt64), time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+	r.OrtSeamMin = time.Duration(math.MaxInt64)
 	for round := 0; round < o.Rounds; round++ {
 		med, fastest, runs, err := TimeRun(model, dir, 1, o.MinRuns, o.MinTime)
 		if err != nil {
@@ -312,6 +310,16 @@ func runCase(c RunCase, model, dir string, o RunOptions) RunResult {
 				r.OrtMin = min(r.OrtMin, of)
 			}
 		}
+		if seamExport {
+			om, of, err := TimeORTSeamExport(model, dir, o.MinRuns, o.MinTime)
+			if err != nil {
+				r.OrtSeamErr, seamExport = err.Error(), false
+			} else {
+				seamExpMeds = append(seamExpMeds, float64(om))
+				seamExpRatios = append(seamExpRatios, float64(med)/float64(om))
+				r.OrtSeamMin = min(r.OrtSeamMin, of)
+			}
+		}
 		if r.Threads > 0 {
 			tm, tf, _, err := TimeRun(model, dir, r.Threads, o.MinRuns, o.MinTime)
 			if err == nil {
@@ -324,6 +332,10 @@ func runCase(c RunCase, model, dir string, o RunOptions) RunResult {
 	r.Median = time.Duration(median(meds))
 	r.OrtLive, r.OrtRatio = time.Duration(median(ortMeds)), median(ortRatios)
 	r.ThreadsMedian, r.Speedup = time.Duration(median(thrMeds)), median(speedups)
+	r.OrtSeam, r.OrtSeamRatio = time.Duration(median(seamExpMeds)), median(seamExpRatios)
+	if r.OrtSeam == 0 {
+		r.OrtSeamMin = 0
+	}
 	if r.OrtLive == 0 {
 		r.OrtMin = 0
 	}

@@ -14,6 +14,8 @@ package delegate
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/ir"
@@ -63,6 +65,65 @@ func Lowered(in *ir.Lowered, prof *backend.Profile, opt Options) (*lower.Result,
 		}
 		excluded = append(excluded, more...)
 	}
+}
+
+// Backends lowers p for several backends in priority order, as ONNX
+// Runtime takes a list of execution providers: the first takes the
+// partitions it can, each next one partitions what the ones before left
+// in the parent, and what none takes stays with seam. The result holds
+// every module made (each names its backend), every crossing and round in
+// order; Dropped lists the nodes a policy left to the parent that no later
+// backend took. A group (Options.Groups) a backend keeps is not asked of
+// the ones after it; Result.Groups says, per group, the backend that kept
+// it, or why the last one could not.
+func Backends(p *ir.Program, profs []*backend.Profile, opt Options) (*lower.Result, error) {
+	if len(profs) == 0 {
+		return nil, fmt.Errorf("delegate: no backend to lower for")
+	}
+	in := &ir.Lowered{Main: p}
+	all := &lower.Result{}
+	groups := map[string]lower.Group{} // by the group's nodes
+	key := func(nodes []string) string { return strings.Join(nodes, "\x00") }
+	pending := opt.Groups
+	var dropped []string
+	for _, prof := range profs {
+		res, err := Lowered(in, prof, Options{Policy: opt.Policy, Groups: pending})
+		if err != nil {
+			return nil, fmt.Errorf("lowering for %s: %w", prof.Name, err)
+		}
+		in = res.Lowered
+		all.Lowered = res.Lowered
+		all.Modules = append(all.Modules, res.Modules...)
+		all.Crossings = append(all.Crossings, res.Crossings...)
+		all.Removed = append(all.Removed, res.Removed...)
+		all.Rounds = append(all.Rounds, res.Rounds...)
+		dropped = append(dropped, res.Dropped...)
+		pending = nil
+		for _, g := range res.Groups {
+			groups[key(g.Nodes)] = g
+			if !g.Kept {
+				pending = append(pending, g.Nodes)
+			}
+		}
+	}
+	for _, g := range opt.Groups {
+		if r, ok := groups[key(g)]; ok {
+			all.Groups = append(all.Groups, r)
+		}
+	}
+	taken := map[string]bool{}
+	for _, m := range all.Modules {
+		for _, n := range m.Nodes {
+			taken[n] = true // Dropped names nodes as lowering does, without a graph path
+		}
+	}
+	slices.Sort(dropped)
+	for _, n := range slices.Compact(dropped) {
+		if !taken[n] {
+			all.Dropped = append(all.Dropped, n)
+		}
+	}
+	return all, nil
 }
 
 // round describes one proposal and what lowering excluded from it.

@@ -191,3 +191,154 @@ func TestRoundsInNestedGraphs(t *testing.T) {
 		}
 	}
 }
+
+// TestBackendsInPriorityOrder: matmul-only takes the matrix products of
+// gpt2_tiny, tensor-only the tensor compute it can of what remains, and
+// reference the rest; each module names its backend, no node is in two
+// modules, the program verifies (each module against its own backend's
+// contract) and computes what the original does on every case.
+func TestBackendsInPriorityOrder(t *testing.T) {
+	var profs []*backend.Profile
+	for _, name := range []string{"matmul-only", "tensor-only", "reference"} {
+		prof, _ := backend.Builtin(name)
+		profs = append(profs, prof)
+	}
+	p := load(t, "gpt2_tiny")
+	res, err := delegate.Backends(p, profs, delegate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	took := map[string]int{}
+	owner := map[string]string{}
+	for _, m := range res.Modules {
+		took[m.Delegate.Backend] += len(m.Nodes)
+		for _, n := range m.Nodes {
+			if prev, ok := owner[n]; ok && m.Graph == "" {
+				t.Errorf("%s is in %s and %s", n, prev, m.Name)
+			}
+			owner[n] = m.Name
+		}
+		if m.Delegate.Backend == "matmul-only" {
+			for _, n := range m.Program.Graph.Nodes {
+				if !strings.Contains(n.Target, "mm") && !strings.Contains(n.Target, "linear") && !strings.Contains(n.Target, "sym_size") {
+					t.Errorf("matmul-only module %s holds %s", m.Name, n.Target)
+				}
+			}
+		}
+	}
+	for _, prof := range profs {
+		if took[prof.Name] == 0 {
+			t.Errorf("%s took nothing: %v", prof.Name, took)
+		}
+	}
+	backends := map[string]bool{}
+	for _, r := range res.Rounds {
+		backends[r.Backend] = true
+	}
+	if len(backends) != 3 {
+		t.Errorf("rounds of %v, want each backend's", backends)
+	}
+	if vs := verify.Errors(verify.Lowered(res.Lowered)); len(vs) > 0 {
+		t.Fatalf("verify: %v", vs)
+	}
+	// Nothing of the parent is left but delegate calls and the glue no
+	// backend takes (getitems, outputs).
+	for _, n := range res.Lowered.Main.Graph.Nodes {
+		if _, ok := n.DelegateModule(); !ok && n.Target != "_operator.getitem" {
+			if v := profs[2].Supports(res.Lowered.Main.Graph, n); v.OK() {
+				t.Errorf("%s (%s) is left in the parent, which reference takes", n.Name, n.Target)
+			}
+		}
+	}
+	low, err := runtime.LoadLowered(res.Lowered, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	matchCases(t, low, "gpt2_tiny")
+}
+
+// TestBackendsMatrix: every fixture lowered for each built-in backend
+// followed by reference verifies and matches PyTorch on every case. Where
+// the first backend takes part of a cond's branches, the cond itself is no
+// later backend's (a module cannot call a delegate): the branches'
+// remaining nodes are partitioned on their own.
+func TestBackendsMatrix(t *testing.T) {
+	ref, _ := backend.Builtin("reference")
+	for _, first := range []string{"tensor-only", "matmul-only", "scalar-args", "static-shapes"} {
+		prof, _ := backend.Builtin(first)
+		for _, model := range fixtures.Models() {
+			t.Run(first+"/"+model, func(t *testing.T) {
+				res, err := delegate.Backends(load(t, model), []*backend.Profile{prof, ref}, delegate.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if vs := verify.Errors(verify.Lowered(res.Lowered)); len(vs) > 0 {
+					t.Fatalf("verify: %v", vs)
+				}
+				p, err := runtime.LoadLowered(res.Lowered, runtime.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				matchCases(t, p, model)
+			})
+		}
+	}
+}
+
+// TestBackendsGroups: a group the first backend cannot keep (tensor-only
+// refuses embedding) is asked of the next, which keeps it; the result
+// reports the group once, with the module that kept it.
+func TestBackendsGroups(t *testing.T) {
+	var profs []*backend.Profile
+	for _, name := range []string{"tensor-only", "reference"} {
+		prof, _ := backend.Builtin(name)
+		profs = append(profs, prof)
+	}
+	group := []string{"view", "embedding"}
+	res, err := delegate.Backends(load(t, "gpt2_tiny"), profs, delegate.Options{Groups: [][]string{group}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Groups) != 1 || !res.Groups[0].Kept {
+		t.Fatalf("groups %+v, want the group kept", res.Groups)
+	}
+	m, ok := res.Module(res.Groups[0].Module)
+	if !ok || m.Delegate.Backend != "reference" || !slices.Contains(m.Nodes, "view") || !slices.Contains(m.Nodes, "embedding") {
+		t.Errorf("group kept in %+v", res.Groups[0])
+	}
+}
+
+// matchCases runs every case of a fixture through p, in order (state
+// carried, as buffer_mutation's cases need), and compares with PyTorch's
+// outputs.
+func matchCases(t *testing.T, p *runtime.Program, model string) {
+	t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(fixtures.ModelDir(model), "io", "case*"))
+	if len(dirs) == 0 {
+		t.Fatalf("%s: no cases", model)
+	}
+	slices.Sort(dirs)
+	for _, d := range dirs {
+		c, err := npy.ReadCase(os.DirFS(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in []value.Value
+		for _, x := range c.Inputs {
+			in = append(in, runtime.InputValue(x))
+		}
+		got, err := p.Run(context.Background(), in)
+		if err != nil {
+			t.Fatalf("%s: %v", filepath.Base(d), err)
+		}
+		for i, want := range c.Outputs {
+			g, err := runtime.OutputTensor(got[i])
+			if err == nil {
+				_, err = tensor.AllClose(g, want, 1e-4, 1e-5)
+			}
+			if err != nil {
+				t.Errorf("%s: output %d: %v", filepath.Base(d), i, err)
+			}
+		}
+	}
+}

@@ -52,6 +52,9 @@ type Module struct {
 	Ops            map[string]int    `json:"ops"`
 	Nodes          int               `json:"nodes"`
 	WeightBytes    int64             `json:"weight_bytes"`
+	// CompiledBytes is the size of what the backend compiled from the
+	// module when it was lowered (data/delegates/NAME.bin), 0 for none.
+	CompiledBytes int64 `json:"compiled_bytes"`
 }
 
 // SummarizeLowered summarises a program's main program and, for a lowered
@@ -64,6 +67,9 @@ func SummarizeLowered(l *ir.Lowered, opt Options) *Summary {
 		m := Module{Name: name, Inputs: ms.Inputs, Outputs: ms.Outputs, Ops: ms.Ops, Nodes: ms.Nodes, WeightBytes: ms.WeightBytes}
 		if d := lm.Delegate; d != nil {
 			m.Backend, m.CompileOptions = d.Backend, d.CompileOptions
+			if d.Compiled != nil {
+				m.CompiledBytes = d.Compiled.Size()
+			}
 		}
 		s.Modules = append(s.Modules, m)
 	}

@@ -63,7 +63,11 @@ func (s *Summary) WriteText(w io.Writer, file string) error {
 		if backend == "" {
 			backend = "no delegate record"
 		}
-		fmt.Fprintf(tw, "\nlowered module %s (backend %s): %d nodes, %s of weights\n", m.Name, backend, m.Nodes, HumanBytes(m.WeightBytes))
+		compiled := ""
+		if m.CompiledBytes > 0 {
+			compiled = fmt.Sprintf(", compiled by the backend into %s", HumanBytes(m.CompiledBytes))
+		}
+		fmt.Fprintf(tw, "\nlowered module %s (backend %s): %d nodes, %s of weights%s\n", m.Name, backend, m.Nodes, HumanBytes(m.WeightBytes), compiled)
 		fmt.Fprintln(tw, "  inputs:")
 		writeGroups(tw, m.Inputs, inputOrder)
 		fmt.Fprintln(tw, "  outputs:")

@@ -1,5 +1,7 @@
 package ir
 
+import "github.com/seam-rt/seam/limits"
+
 // DelegateTarget is the target of a delegate call, as ExecuTorch names it:
 // its first argument names the lowered module it calls, the rest are the
 // module's inputs.
@@ -87,4 +89,17 @@ func (p *Program) Calls() map[string]bool {
 		return nil
 	})
 	return called
+}
+
+// ReadCompiled reads the module's compiled form whole (a read archive
+// checks its CRC as it reads): nil without one. Its size is checked
+// against the compiled-bytes limit first.
+func (d *Delegate) ReadCompiled() ([]byte, error) {
+	if d == nil || d.Compiled == nil {
+		return nil, nil
+	}
+	if err := limits.CompiledBytes.Check(d.Compiled.Size()); err != nil {
+		return nil, err
+	}
+	return ReadBlob(d.Compiled)
 }

@@ -55,19 +55,28 @@ func (w *Weight) ReadAll() ([]byte, error) {
 	if w.Data == nil {
 		return nil, fmt.Errorf("weight %s has no data", w.Path)
 	}
-	if b, ok := w.Data.(Bytes); ok {
-		return b, nil
-	}
-	if c, ok := w.Data.(Contents); ok {
-		b, err := c.Contents()
-		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", w.Path, err)
-		}
-		return b, nil
-	}
-	buf := make([]byte, w.Data.Size())
-	if _, err := w.Data.ReadAt(buf, 0); err != nil && err != io.EOF {
+	b, err := ReadBlob(w.Data)
+	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", w.Path, err)
+	}
+	return b, nil
+}
+
+// ReadBlob reads a whole blob: a Bytes as it is, a Contents once read,
+// else into a buffer of its size (the caller has bounded it).
+func ReadBlob(b Blob) ([]byte, error) {
+	switch b := b.(type) {
+	case Bytes:
+		return b, nil
+	case Contents:
+		return b.Contents()
+	}
+	buf := make([]byte, b.Size())
+	if n, err := b.ReadAt(buf, 0); n < len(buf) {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
 	}
 	return buf, nil
 }

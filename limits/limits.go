@@ -60,6 +60,9 @@ var (
 	Records      = define("records", "records in one archive", false, 250_000)
 	NPYBytes     = define("npy-bytes", "in one .npy file", true, 8<<30)
 	ProfileBytes = define("profile-bytes", "in one backend profile file", true, 1<<20)
+	// A compiled form holds its module's weights (an ONNX model holds them
+	// as initializers); 2 GiB is protobuf's own bound on one message.
+	CompiledBytes = define("compiled-bytes", "in one lowered module's compiled form (data/delegates/*.bin), read whole", true, 2<<30)
 )
 
 // All lists the limits in a fixed order.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/verify"
 )
 
@@ -27,6 +29,38 @@ func (e *BugError) Error() string {
 func (lw *lowerer) check() error {
 	if vs := verify.Errors(verify.Lowered(lw.res.Lowered)); len(vs) > 0 {
 		return &BugError{Violations: vs}
+	}
+	return nil
+}
+
+// CompileError is a module its backend could not compile at lowering time
+// (backend.Preprocessor): the backend refused what its contract accepted.
+type CompileError struct {
+	Backend, Module string
+	Err             error
+}
+
+func (e *CompileError) Error() string {
+	return fmt.Sprintf("lower: backend %s could not compile %s: %v", e.Backend, e.Module, e.Err)
+}
+
+func (e *CompileError) Unwrap() error { return e.Err }
+
+// preprocess has a backend that compiles at lowering time compile each
+// module this lowering made, storing the bytes with the module's record
+// (ExecuTorch's processed_bytes), so that verify checks them and the
+// runtime loads them.
+func (lw *lowerer) preprocess() error {
+	pre, ok := backend.PreprocessorFor(lw.prof.Name)
+	if !ok {
+		return nil
+	}
+	for _, m := range lw.res.Modules {
+		blob, err := pre.Preprocess(m.Program, m.Delegate.CompileOptions)
+		if err != nil {
+			return &CompileError{Backend: lw.prof.Name, Module: m.Name, Err: err}
+		}
+		m.Delegate.Compiled = ir.Bytes(blob)
 	}
 	return nil
 }

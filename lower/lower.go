@@ -33,6 +33,29 @@ type Module struct {
 	Graph string
 }
 
+// NodeCount is how many nodes of the graph it was cut from the module
+// took: its Nodes, and the nodes of the graphs they run (a delegated cond
+// takes its branches). With several backends, a later one's graph is the
+// parent an earlier one left, which holds the nodes lowering added there
+// (a box, a hoisted scalar op) besides the program's.
+func (m *Module) NodeCount() int {
+	took := map[string]bool{}
+	for _, n := range m.Nodes {
+		took[n] = true
+	}
+	count := 0
+	for _, n := range m.Program.Graph.Nodes {
+		if !took[n.Name] {
+			continue
+		}
+		count++
+		for _, sub := range n.SubGraphs() {
+			_ = sub.Graph.Walk(func(_ string, g *ir.Graph) error { count += len(g.Nodes); return nil })
+		}
+	}
+	return count
+}
+
 // Crossing reports one symbolic value that crossed a cut and what was
 // done about it.
 type Crossing struct {
@@ -183,6 +206,9 @@ func Lower(in *ir.Lowered, plan *partition.Plan, prof *backend.Profile, opt Opti
 		if err := gc.lower(); err != nil {
 			return nil, nil, err
 		}
+	}
+	if err := lw.preprocess(); err != nil {
+		return nil, nil, err
 	}
 	if err := lw.check(); err != nil {
 		return nil, nil, err

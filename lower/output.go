@@ -15,8 +15,13 @@ import (
 
 // Report is what `seam lower --json` prints.
 type Report struct {
-	Backend   string         `json:"backend"`
-	Policy    string         `json:"policy"`
+	// Backend names the backend, or the backends in priority order
+	// separated by commas (delegate.Backends).
+	Backend string `json:"backend"`
+	Policy  string `json:"policy"`
+	// Backends says how much of the program each backend took, in
+	// priority order.
+	Backends  []BackendShare `json:"backends"`
 	Modules   []ModuleReport `json:"modules"`
 	Crossings []Crossing     `json:"crossings"`
 	Dropped   []string       `json:"dropped"`
@@ -25,6 +30,14 @@ type Report struct {
 	// Rounds are the proposals lowering went through, the lowered one
 	// last (seam lower --explain prints them).
 	Rounds []Round `json:"rounds"`
+}
+
+// BackendShare is what one backend took: its modules and the nodes in
+// them (Module.NodeCount).
+type BackendShare struct {
+	Backend string   `json:"backend"`
+	Modules []string `json:"modules"`
+	Nodes   int      `json:"nodes"`
 }
 
 // ModuleReport describes one lowered module's inputs and outputs.
@@ -69,7 +82,17 @@ func (r *Result) Report(opt inspect.Options, backendName string, policy Policy) 
 	if rep.Rounds == nil {
 		rep.Rounds = []Round{}
 	}
+	for _, name := range strings.Split(backendName, ",") {
+		rep.Backends = append(rep.Backends, BackendShare{Backend: name, Modules: []string{}})
+	}
 	for _, m := range r.Modules {
+		i := slices.IndexFunc(rep.Backends, func(b BackendShare) bool { return b.Backend == m.Delegate.Backend })
+		if i < 0 {
+			i = len(rep.Backends)
+			rep.Backends = append(rep.Backends, BackendShare{Backend: m.Delegate.Backend})
+		}
+		rep.Backends[i].Modules = append(rep.Backends[i].Modules, m.Name)
+		rep.Backends[i].Nodes += m.NodeCount()
 		s := inspect.Summarize(m.Program, opt)
 		rep.Modules = append(rep.Modules, ModuleReport{
 			Name: m.Name, Backend: m.Delegate.Backend, Graph: m.Graph, Nodes: m.Nodes,
@@ -119,10 +142,19 @@ func givenSizes(p *ir.Program) []GivenSize {
 func (rep *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "lowered for %s (policy %s): %d modules\n", rep.Backend, rep.Policy, len(rep.Modules))
+	several := len(rep.Backends) > 1
+	if several {
+		for _, b := range rep.Backends {
+			fmt.Fprintf(tw, "  %s:\t%d nodes in %d modules\t%s\n", b.Backend, b.Nodes, len(b.Modules), listOrDash(b.Modules))
+		}
+	}
 	for _, m := range rep.Modules {
 		where := ""
 		if m.Graph != "" {
 			where = " in " + m.Graph
+		}
+		if several {
+			where += " (" + m.Backend + ")"
 		}
 		fmt.Fprintf(tw, "\n%s%s: %d nodes, %s\n", m.Name, where, len(m.Nodes), nodeSpan(m.Nodes))
 		// Owned weights are compiled in, not passed: one line says which.

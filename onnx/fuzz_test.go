@@ -68,3 +68,34 @@ func TestDecodeErrors(t *testing.T) {
 		t.Errorf("70 nested graphs: %v", err)
 	}
 }
+
+// FuzzCheckIO: whatever bytes a lowered archive stores as a module's
+// compiled form, checking them against the module is an answer, never a
+// panic; what it accepts is a model whose inputs GraphIO reads as the
+// module's.
+func FuzzCheckIO(f *testing.F) {
+	p := load(f, fixtures.Model("symint_input"))
+	tr, err := onnx.Translate(p)
+	if err != nil {
+		f.Fatal(err)
+	}
+	good := tr.Model.Marshal()
+	if err := onnx.CheckIO(p, good); err != nil {
+		f.Fatalf("the program's own translation does not check: %v", err)
+	}
+	f.Add(good)
+	f.Add([]byte{})
+	f.Add([]byte{0x3a, 0x00}) // an empty graph
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := onnx.CheckIO(p, data); err != nil {
+			return
+		}
+		ins, _, err := onnx.GraphIO(data)
+		if err != nil {
+			t.Fatalf("CheckIO accepts what GraphIO refuses: %v", err)
+		}
+		if len(ins) != len(tr.Inputs) {
+			t.Fatalf("CheckIO accepts %d inputs, the program has %d", len(ins), len(tr.Inputs))
+		}
+	})
+}

@@ -389,6 +389,12 @@ func (t *translator) graph(s *scope) {
 
 // valueInfo describes a program value as an ONNX graph input or output.
 func (t *translator) valueInfo(g *ir.Graph, value, name string) (*ValueInfo, error) {
+	return valueInfo(g, value, name)
+}
+
+// valueInfo describes a program value of graph g as the graph input or
+// output named name.
+func valueInfo(g *ir.Graph, value, name string) (*ValueInfo, error) {
 	switch g.TypeOf(value) {
 	case ir.ValueTensor:
 		m := g.TensorValues[value]

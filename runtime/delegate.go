@@ -75,13 +75,9 @@ func (l *Loader) delegate(n *ir.Node) (*delegateCall, error) {
 		return nil, err
 	}
 	call.profile = prof
-	comp, ok := backend.CompilerFor(d.Backend)
-	if !ok {
-		comp = backend.CompilerFunc(compileWithKernels)
-	}
-	exe, err := comp.Compile(m, d.CompileOptions)
+	exe, err := compile(name, m, d)
 	if err != nil {
-		return nil, fmt.Errorf("backend %s compiling %s: %w", d.Backend, name, err)
+		return nil, err
 	}
 	call.exe = exe
 	g := m.Graph
@@ -100,6 +96,35 @@ func (l *Loader) delegate(n *ir.Node) (*delegateCall, error) {
 		l.compiled[name] = call
 	}
 	return call, nil
+}
+
+// compile makes an executable of a module with its backend: from the
+// compiled form lowering stored, for a backend that compiles at lowering
+// time (backend.Preprocessor), else from the module's program.
+func compile(name string, m *ir.Program, d *ir.Delegate) (backend.Executable, error) {
+	if pre, ok := backend.PreprocessorFor(d.Backend); ok {
+		if d.Compiled == nil {
+			return nil, fmt.Errorf("module %s has no compiled form (data/delegates/%s.bin), which backend %s compiles when lowering and needs to run it: lower the program again", name, name, d.Backend)
+		}
+		blob, err := d.ReadCompiled()
+		if err != nil {
+			return nil, fmt.Errorf("module %s: reading its compiled form: %w", name, err)
+		}
+		exe, err := pre.Load(m, blob, d.CompileOptions)
+		if err != nil {
+			return nil, fmt.Errorf("backend %s loading %s: %w", d.Backend, name, err)
+		}
+		return exe, nil
+	}
+	comp, ok := backend.CompilerFor(d.Backend)
+	if !ok {
+		comp = backend.CompilerFunc(compileWithKernels)
+	}
+	exe, err := comp.Compile(m, d.CompileOptions)
+	if err != nil {
+		return nil, fmt.Errorf("backend %s compiling %s: %w", d.Backend, name, err)
+	}
+	return exe, nil
 }
 
 // check refuses, before the backend runs, any argument its contract does

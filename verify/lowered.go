@@ -39,6 +39,7 @@ func Lowered(l *ir.Lowered) []Violation {
 		m := l.Modules[name]
 		vs := Program(m.Program, Options{Module: name})
 		vs = append(vs, moduleContract(name, m.Program, m.Delegate, called[name])...)
+		vs = append(vs, moduleCompiled(name, m.Program, m.Delegate, called[name])...)
 		for i, main := range mains {
 			if calls[i][name] {
 				vs = append(vs, moduleRanges(name, m.Program, main)...)
@@ -81,6 +82,34 @@ func moduleContract(name string, m *ir.Program, d *ir.Delegate, called bool) []V
 		return append(out, flag("backend %q records no contract and is not registered or built in: its contract is unknown", d.Backend)...)
 	}
 	return append(out, Contract(m, prof)...)
+}
+
+// moduleCompiled checks the compiled form of a module whose backend
+// compiles at lowering time (backend.Preprocessor): it must be there, read
+// whole (its CRC checked), and be a form of this module the backend can
+// load, so that what verify accepts loads at run time.
+func moduleCompiled(name string, m *ir.Program, d *ir.Delegate, called bool) []Violation {
+	if d == nil {
+		return nil
+	}
+	pre, ok := backend.PreprocessorFor(d.Backend)
+	if !ok {
+		return nil
+	}
+	flag := func(format string, args ...any) []Violation {
+		return []Violation{{Rule: Compiled, Node: name, Msg: fmt.Sprintf(format, args...), Warning: !called}}
+	}
+	if d.Compiled == nil {
+		return flag("no compiled form (data/delegates/%s.bin), which backend %s compiles when lowering and needs to run it: lower the program again", name, d.Backend)
+	}
+	blob, err := d.ReadCompiled()
+	if err != nil {
+		return flag("its compiled form cannot be read: %v", err)
+	}
+	if err := pre.CheckCompiled(m, blob); err != nil {
+		return flag("its compiled form is not a form of this module backend %s can load: %v", d.Backend, err)
+	}
+	return nil
 }
 
 // moduleRanges: every value the program admits for a symbol, the module

@@ -37,6 +37,7 @@ const (
 	ContractDType     Rule = "contract-dtype"      // a tensor placeholder of a dtype the backend refuses
 	ContractDynamic   Rule = "contract-dynamic"    // a dynamic size given to a static-shape backend
 	ContractRecorded  Rule = "contract-recorded"   // a recorded contract that differs from its registered backend's
+	Compiled          Rule = "compiled"            // a module's compiled form its backend needs: missing, unreadable, or not the module's
 )
 
 // Violation is one broken rule.

@@ -67,7 +67,9 @@ func benchCmd() *cobra.Command {
 		Short: "Time the fixtures' reference cases (or a program's cases) beside ONNX Runtime and PyTorch",
 		Long: "bench run times every fixture's reference case (or MODEL.pt2 on its --case folders) on one\n" +
 			"thread, in --rounds interleaved rounds: seam, then (with --torch DIR) ONNX Runtime on the graph\n" +
-			"exported to ONNX, then seam on --threads goroutines when above 1; torch_run.py once at the end.\n" +
+			"exported to ONNX, then (when ONNX Runtime loads) ONNX Runtime in this process on one thread running\n" +
+			"seam's own export of the program, then seam on --threads goroutines when above 1; torch_run.py\n" +
+			"once at the end.\n" +
 			"Run it under taskset -c 0 for one-core figures (the scripts it starts inherit the core).",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -269,6 +271,10 @@ type benchRunRow struct {
 	OrtRatio        *float64 `json:"seam_over_onnxruntime"`
 	TorchHereMS     *float64 `json:"torch_here_ms"`
 	OrtHereMS       *float64 `json:"onnxruntime_here_ms"`
+	OrtSeamMS       *float64 `json:"onnxruntime_seam_export_ms"`
+	OrtSeamMinMS    *float64 `json:"onnxruntime_seam_export_min_ms"`
+	OrtSeamRatio    *float64 `json:"seam_over_onnxruntime_seam_export"`
+	OrtSeamError    string   `json:"onnxruntime_seam_export_error,omitempty"`
 	TorchOpenBLASMS *float64 `json:"torch_openblas_recorded_ms"`
 	TorchGenericMS  *float64 `json:"torch_generic_blas_recorded_ms"`
 	Error           string   `json:"error,omitempty"`
@@ -279,6 +285,7 @@ func runRows(rs []bench.RunResult, failed int) benchRuns {
 	for _, r := range rs {
 		out.Rows = append(out.Rows, benchRunRow{Model: r.Model, Case: r.Case, MedianMS: msOrNil(r.Median), MinMS: msOrNil(r.Min), Runs: r.Runs,
 			Threads: r.Threads, ThreadsMS: msOrNil(r.ThreadsMedian), Speedup: recordedOrNil(r.Speedup), OrtRatio: recordedOrNil(r.OrtRatio), TorchHereMS: msOrNil(r.TorchLive), OrtHereMS: msOrNil(r.OrtLive),
+			OrtSeamMS: msOrNil(r.OrtSeam), OrtSeamMinMS: msOrNil(r.OrtSeamMin), OrtSeamRatio: recordedOrNil(r.OrtSeamRatio), OrtSeamError: r.OrtSeamErr,
 			TorchOpenBLASMS: recordedOrNil(r.TorchOpenBLAS), TorchGenericMS: recordedOrNil(r.TorchGeneric), Error: r.Err})
 	}
 	return out

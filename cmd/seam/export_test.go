@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -95,6 +96,68 @@ func TestLowerForONNXRuntimeAndRun(t *testing.T) {
 				t.Errorf("%s %s:\n%s", model, filepath.Base(c), out)
 			}
 		}
+	}
+}
+
+// TestLowerForSeveralBackends: seam lower --backend onnxruntime,reference
+// says which backend took which nodes (text and JSON), seam verify accepts
+// the result and seam run matches PyTorch on every case.
+func TestLowerForSeveralBackends(t *testing.T) {
+	orttest.Library(t)
+	model := "symint_input"
+	lowered := filepath.Join(t.TempDir(), model+".pt2")
+	report := mustSeam(t, "lower", fixtures.Model(model), "--backend", "onnxruntime,reference", "-o", lowered)
+	for _, want := range []string{"lowered for onnxruntime,reference", "onnxruntime:", "reference:", "(onnxruntime)", "(reference)"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("the report does not say %q:\n%s", want, report)
+		}
+	}
+	var rep struct {
+		Backend  string
+		Backends []struct {
+			Backend string
+			Modules []string
+			Nodes   int
+		}
+		Modules []struct{ Name, Backend string }
+	}
+	if err := json.Unmarshal([]byte(mustSeam(t, "lower", fixtures.Model(model), "--backend", "onnxruntime,reference", "--json", "-o", lowered+".again.pt2")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Backend != "onnxruntime,reference" || len(rep.Backends) != 2 || rep.Backends[0].Nodes == 0 || len(rep.Backends[1].Modules) == 0 {
+		t.Errorf("--json: %+v", rep)
+	}
+	mustSeam(t, "verify", lowered)
+	cases, _ := filepath.Glob(filepath.Join(fixtures.ModelDir(model), "io", "case*"))
+	for _, c := range cases {
+		if out := mustSeam(t, "run", lowered, "--case", c); strings.Contains(out, "MISMATCH") {
+			t.Errorf("%s:\n%s", filepath.Base(c), out)
+		}
+	}
+}
+
+// TestBenchRunORTOnSeamExport: with ONNX Runtime at hand, bench run
+// times it on seam's own export of the program beside seam, in the text
+// and in --json.
+func TestBenchRunORTOnSeamExport(t *testing.T) {
+	orttest.Library(t)
+	model, c := fixtures.Model("symint_input"), filepath.Join(fixtures.ModelDir("symint_input"), "io", "case0")
+	out := mustSeam(t, "bench", "run", model, "--case", c, "--time", "1ms")
+	if !strings.Contains(out, "ORT on seam's export") || strings.Contains(out, "no ONNX Runtime figure") {
+		t.Errorf("bench run:\n%s", out)
+	}
+	var br struct {
+		OK   bool
+		Rows []struct {
+			OrtSeamMS    *float64 `json:"onnxruntime_seam_export_ms"`
+			OrtSeamRatio *float64 `json:"seam_over_onnxruntime_seam_export"`
+		}
+	}
+	if err := json.Unmarshal([]byte(mustSeam(t, "bench", "run", model, "--case", c, "--time", "1ms", "--json")), &br); err != nil {
+		t.Fatal(err)
+	}
+	if !br.OK || len(br.Rows) != 1 || br.Rows[0].OrtSeamMS == nil || *br.Rows[0].OrtSeamMS <= 0 || br.Rows[0].OrtSeamRatio == nil {
+		t.Errorf("bench run --json: %+v", br)
 	}
 }
 

@@ -18,7 +18,7 @@ func lowerCmd() *cobra.Command {
 	var asJSON, explain bool
 	var groups, specs []string
 	cmd := &cobra.Command{
-		Use:   "lower MODEL.pt2 --backend NAME|FILE -o OUT.pt2",
+		Use:   "lower MODEL.pt2 --backend NAME|FILE[,NAME|FILE...] -o OUT.pt2",
 		Short: "Lower partitions into delegate calls that obey the backend's contract",
 		Long: "lower proposes partitions for the backend, turns each into a lowered module whose\n" +
 			"placeholders the backend's contract accepts, and writes the program with its\n" +
@@ -37,10 +37,15 @@ func lowerCmd() *cobra.Command {
 			"(as seam specialize writes it), for backends that compile for static shapes. The\n" +
 			"lowered program dispatches at run time on the values its inputs bind: a binding in\n" +
 			"the set runs its specialization's delegate calls, any other the general path (the\n" +
-			"program lowered as it is), and seam run says which. Identical modules are stored once.",
+			"program lowered as it is), and seam run says which. Identical modules are stored once.\n\n" +
+
+			"Several backends, separated by commas, are tried in priority order (as ONNX\n" +
+			"Runtime tries its execution providers): the first takes the partitions it can,\n" +
+			"the next partitions what remains in the parent, and so on; the report says\n" +
+			"which backend took which nodes.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			prof, err := backend.Resolve(backendName)
+			profs, err := backend.ResolveList(backendName)
 			if err != nil {
 				return err
 			}
@@ -60,7 +65,11 @@ func lowerCmd() *cobra.Command {
 			if err := checkLowerInput(args[0], in); err != nil {
 				return err
 			}
-			warnUnmatched(cmd, prof, in.Main, args[0])
+			names := make([]string, len(profs))
+			for i, prof := range profs {
+				warnUnmatched(cmd, prof, in.Main, args[0])
+				names[i] = prof.Name
+			}
 			if out == "" {
 				warnf(cmd, "no -o OUT.pt2: the cut report only, nothing written")
 			}
@@ -69,9 +78,12 @@ func lowerCmd() *cobra.Command {
 				opt.Groups = append(opt.Groups, strings.Split(g, ","))
 			}
 			if len(specs) > 0 {
-				return lowerSpecialized(cmd, args[0], a, in.Main, prof, opt, specs, out, asJSON, explain)
+				if len(profs) > 1 {
+					return fmt.Errorf("--specialize lowers for one backend, not the list %s", backendName)
+				}
+				return lowerSpecialized(cmd, args[0], a, in.Main, profs[0], opt, specs, out, asJSON, explain)
 			}
-			res, err := delegate.Program(in.Main, prof, opt)
+			res, err := delegate.Backends(in.Main, profs, opt)
 			if err != nil {
 				return err
 			}
@@ -80,7 +92,7 @@ func lowerCmd() *cobra.Command {
 					return err
 				}
 			}
-			rep := res.Report(inspectOptions(), prof.Name, policy)
+			rep := res.Report(inspectOptions(), strings.Join(names, ","), policy)
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
@@ -100,7 +112,7 @@ func lowerCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&backendName, "backend", "", "built-in profile name or profile file (required)")
+	cmd.Flags().StringVar(&backendName, "backend", "", "built-in profile name or profile file, or several separated by commas in priority order (required)")
 	cmd.Flags().StringVar(&policyName, "policy", "auto", "policy for symbolic values crossing a cut")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the lowered program to this .pt2 file")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON (with the rounds)")

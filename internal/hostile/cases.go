@@ -12,6 +12,7 @@ import (
 	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/pt2"
 )
 
@@ -53,7 +54,7 @@ func fixturePath(model string) string { return fixtures.Model(model) }
 func Cases() ([]Case, error) {
 	var all []Case
 	for _, build := range []func() ([]Case, error){
-		formatCases, nestingCases, bombCases, crcCases, unboundedCases, contractCases, nameCases, blameCases, scaleCases,
+		formatCases, nestingCases, bombCases, crcCases, unboundedCases, contractCases, compiledCases, nameCases, blameCases, scaleCases,
 	} {
 		cs, err := build()
 		if err != nil {
@@ -415,21 +416,13 @@ func noop(string) error { return nil }
 // contractCases are lowered archives whose delegate records claim a
 // contract the backend does not have.
 func contractCases() ([]Case, error) {
-	a, err := pt2.Open(fixturePath("gpt2_tiny"))
-	if err != nil {
-		return nil, err
-	}
-	defer a.Close()
-	p, err := a.Program()
-	if err != nil {
-		return nil, err
-	}
 	prof, _ := backend.Builtin("tensor-only")
-	res, err := delegate.Program(p, prof, delegate.Options{})
+	low, done, err := lowerFixture("gpt2_tiny", prof)
 	if err != nil {
 		return nil, err
 	}
-	la := pt2.FromLowered(res.Lowered, nil)
+	defer done()
+	la := pt2.FromLowered(low, nil)
 	lying := *prof
 	lying.Placeholders.SymInt = backend.Scalar
 	rec, _ := json.Marshal(&lying)
@@ -450,6 +443,24 @@ func contractCases() ([]Case, error) {
 		{Name: "recorded_contract_trusted", Class: "contract", Accept: true,
 			Args: []string{"run", Model, "--case", "DIR/case", "--trust-recorded-contract"}, Want: []string{"ok"}, Make: withArchive(data, gpt2Case)},
 	}, nil
+}
+
+// lowerFixture lowers a fixture's program for a backend; the weights are
+// read from the fixture until done is called.
+func lowerFixture(model string, prof *backend.Profile) (low *ir.Lowered, done func(), err error) {
+	a, err := pt2.Open(fixturePath(model))
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := a.Program()
+	if err == nil {
+		var res *lower.Result
+		if res, err = delegate.Program(p, prof, delegate.Options{}); err == nil {
+			return res.Lowered, func() { a.Close() }, nil
+		}
+	}
+	a.Close()
+	return nil, nil, err
 }
 
 func withArchive(data []byte, more func(string) error) func(string) error {

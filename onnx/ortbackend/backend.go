@@ -5,8 +5,10 @@
 // only (a symbolic placeholder is refused, so lowering rederives, hoists
 // or boxes it), dynamic shapes allowed.
 //
-// Compiling a module is translating it: Translate's bytes are the module's
-// compiled form, and Load makes an executable of them.
+// Compiling a module is translating it, at lowering time: Translate's
+// bytes are the module's compiled form, stored with it in the lowered
+// program (data/delegates/NAME.bin), and Load makes an executable of
+// them at run time.
 package ortbackend
 
 import (
@@ -52,7 +54,9 @@ func init() {
 	}
 }
 
-// compiler compiles lowered modules for ONNX Runtime.
+// compiler compiles lowered modules for ONNX Runtime: at lowering time
+// (backend.Preprocessor), into the module's ONNX model, which the
+// lowered program stores; at run time it loads that model.
 type compiler struct{}
 
 // Available reports whether ONNX Runtime can be loaded, and if not, how
@@ -62,19 +66,39 @@ func (compiler) Available() error {
 	return err
 }
 
-// Compile translates the module and loads it into ONNX Runtime. Options:
-// "threads" is the intra-op thread count (default 1; 0 lets ONNX Runtime
-// use every core).
-func (compiler) Compile(m *ir.Program, options map[string]string) (backend.Executable, error) {
+// Preprocess translates the module into its ONNX model (Translate).
+func (compiler) Preprocess(m *ir.Program, _ map[string]string) ([]byte, error) {
+	return Translate(m)
+}
+
+// CheckCompiled checks that a stored model is one of this module: it
+// decodes, and its inputs and outputs are the module's (onnx.CheckIO).
+func (compiler) CheckCompiled(m *ir.Program, blob []byte) error {
+	return onnx.CheckIO(m, blob)
+}
+
+// Load loads a module's stored ONNX model into ONNX Runtime, after
+// checking it is the module's. Options: "threads" is the intra-op thread
+// count (default 1; 0 lets ONNX Runtime use every core).
+func (compiler) Load(m *ir.Program, blob []byte, options map[string]string) (backend.Executable, error) {
+	if err := onnx.CheckIO(m, blob); err != nil {
+		return nil, fmt.Errorf("its stored ONNX model is not the module's: %w", err)
+	}
 	lib, err := ort.Open()
 	if err != nil {
 		return nil, err
 	}
+	return Load(lib, blob, m, options)
+}
+
+// Compile translates the module and loads it, for a caller that has the
+// module without its stored model.
+func (c compiler) Compile(m *ir.Program, options map[string]string) (backend.Executable, error) {
 	blob, err := Translate(m)
 	if err != nil {
 		return nil, err
 	}
-	return Load(lib, blob, m, options)
+	return c.Load(m, blob, options)
 }
 
 // Translate is a module's compiled form: its ONNX model. It refuses what

@@ -1,8 +1,6 @@
 package ortbackend_test
 
 import (
-	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,9 +10,6 @@ import (
 	"github.com/seam-rt/seam/onnx"
 	"github.com/seam-rt/seam/onnx/ort/orttest"
 	"github.com/seam-rt/seam/onnx/ortbackend"
-	"github.com/seam-rt/seam/pt2"
-	"github.com/seam-rt/seam/runtime"
-	"github.com/seam-rt/seam/verify"
 )
 
 // countNodes counts a graph's nodes, nested graphs included.
@@ -88,35 +83,7 @@ func TestLoweredRunsInORT(t *testing.T) {
 					t.Errorf("%d modules, %d If nodes; want the cond in one module as an If", len(res.Modules), ifs)
 				}
 			}
-			path := filepath.Join(t.TempDir(), "lowered.pt2")
-			if err := pt2.WriteFile(path, pt2.FromLowered(res.Lowered, nil)); err != nil {
-				t.Fatal(err)
-			}
-			a, err := pt2.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer a.Close()
-			l, err := a.Lowered()
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, v := range verify.Lowered(l) {
-				if !v.Warning {
-					t.Errorf("verify: %v", v)
-				}
-			}
-			prog, err := runtime.LoadLowered(l, runtime.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, c := range loadCases(t, f.dir) {
-				outs, err := prog.Run(context.Background(), c.inputs)
-				if err != nil {
-					t.Fatalf("%s: %v", c.name, err)
-				}
-				checkOutputs(t, c.name, outs, c.outputs)
-			}
+			runArchived(t, res.Lowered, f.dir)
 		})
 	}
 }

@@ -201,4 +201,10 @@ var mutations = []mutation{
 	{"an exclude_nodes name the program has is unmatched", "backend/support.go",
 		"\t\tif !have[n] {", "\t\tif have[n] {",
 		[]string{"./cmd/seam"}, "TestNoSilentNoOps"},
+	{"a delegate call is a later backend's", "backend/support.go",
+		"\tif m, ok := n.DelegateModule(); ok {\n\t\treturn Verdict{Delegated", "\tif m, ok := n.DelegateModule(); ok && false {\n\t\treturn Verdict{Delegated",
+		[]string{"./delegate"}, "TestBackendsInPriorityOrder"},
+	{"a module without its compiled form verifies", "verify/lowered.go",
+		"\tif d.Compiled == nil {\n\t\treturn flag(\"no compiled form", "\tif d.Compiled == nil && false {\n\t\treturn flag(\"no compiled form",
+		[]string{"./onnx/ortbackend"}, "TestCompiledRefused"},
 }

@@ -1,0 +1,35 @@
+package bench
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestWriteRunsSeamExportColumn: the column on seam's export appears when
+// a row has the figure, and a program whose export does not run gets a
+// note instead of a figure.
+func TestWriteRunsSeamExportColumn(t *testing.T) {
+	rs := []RunResult{
+		{RunCase: RunCase{Model: "a", Case: "case0"}, Median: 2 * time.Millisecond, Min: time.Millisecond, Runs: 20,
+			OrtSeam: 4 * time.Millisecond, OrtSeamMin: 3 * time.Millisecond, OrtSeamRatio: 0.5},
+		{RunCase: RunCase{Model: "b", Case: "case0"}, Median: time.Millisecond, Min: time.Millisecond, Runs: 20,
+			OrtSeamErr: "node nonzero: op not included"},
+	}
+	var out strings.Builder
+	if err := WriteRuns(&out, rs); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"ORT on seam's export", "4.000 ms", "3.000 ms", "0.50x", "note: b case0: no ONNX Runtime figure on seam's export: node nonzero"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("missing %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if err := WriteRuns(&out, rs[1:]); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "ORT on seam's export") {
+		t.Errorf("a column without figures:\n%s", out.String())
+	}
+}
