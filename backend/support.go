@@ -51,33 +51,73 @@ func (v Verdict) String() string {
 // accepted dtypes, without dynamic shapes none has a symbolic size, and
 // the profile's NodeCheck, if any, takes its arguments.
 func (p *Profile) Supports(g *ir.Graph, n *ir.Node) Verdict {
+	if v, done := p.opVerdict(n); done {
+		return v
+	}
+	c := &valueCheck{p: p, g: g}
+	n.ForEachInputRef(c.check)
+	n.ForEachOutputRef(c.check)
+	return p.nodeVerdict(g, n, c.v)
+}
+
+// SupportsIndexed is Supports for node i of g, reading the values it uses
+// and defines from g's def-use index rather than from its arguments (a
+// partitioner's request for a large graph).
+func (p *Profile) SupportsIndexed(g *ir.Graph, du *ir.DefUse, i int) Verdict {
+	n := g.Nodes[i]
+	if v, done := p.opVerdict(n); done {
+		return v
+	}
+	c := valueCheck{p: p, g: g}
+	for _, v := range du.Reads(i) {
+		c.check(du.Value(v).Name)
+	}
+	for _, v := range du.Defines(i) {
+		c.check(du.Value(v).Name)
+	}
+	return p.nodeVerdict(g, n, c.v)
+}
+
+// opVerdict judges n by its op and name alone; done when that refuses it.
+func (p *Profile) opVerdict(n *ir.Node) (v Verdict, done bool) {
 	op := n.OpName()
 	if _, ok := p.include.first(op); !ok {
-		return Verdict{OpNotIncluded, op}
+		return Verdict{OpNotIncluded, op}, true
 	}
 	if pat, ok := p.exclude.first(op); ok {
-		return Verdict{OpExcluded, fmt.Sprintf("%s matches %q", op, pat)}
+		return Verdict{OpExcluded, fmt.Sprintf("%s matches %q", op, pat)}, true
 	}
 	if p.excludeNodes[n.Name] {
-		return Verdict{NodeExcluded, n.Name}
+		return Verdict{NodeExcluded, n.Name}, true
 	}
-	var v Verdict
-	check := func(name string) {
-		if v.Reason != Supported {
-			return
-		}
-		m, ok := g.TensorValues[name]
-		if !ok || m == nil {
-			return
-		}
-		if !p.AcceptsDType(m.DType) {
-			v = Verdict{DTypeRefused, fmt.Sprintf("%s is %s", name, m.DType.Short())}
-		} else if !p.DynamicShapes && !m.IsStatic() {
-			v = Verdict{DynamicRefused, name + " has a symbolic size"}
-		}
+	return Verdict{}, false
+}
+
+// valueCheck judges a node's values' dtypes and shapes, the first refusal
+// kept.
+type valueCheck struct {
+	p *Profile
+	g *ir.Graph
+	v Verdict
+}
+
+func (c *valueCheck) check(name string) {
+	if c.v.Reason != Supported {
+		return
 	}
-	n.ForEachInputRef(check)
-	n.ForEachOutputRef(check)
+	m, ok := c.g.TensorValues[name]
+	if !ok || m == nil {
+		return
+	}
+	if !c.p.AcceptsDType(m.DType) {
+		c.v = Verdict{DTypeRefused, fmt.Sprintf("%s is %s", name, m.DType.Short())}
+	} else if !c.p.DynamicShapes && !m.IsStatic() {
+		c.v = Verdict{DynamicRefused, name + " has a symbolic size"}
+	}
+}
+
+// nodeVerdict is v, or the profile's NodeCheck refusing n.
+func (p *Profile) nodeVerdict(g *ir.Graph, n *ir.Node, v Verdict) Verdict {
 	if v.OK() && p.NodeCheck != nil {
 		if err := p.NodeCheck(g, n); err != nil {
 			v = Verdict{ArgsRefused, err.Error()}
