@@ -44,8 +44,9 @@ func (e *encoder) key(name string, first bool) {
 const hexDigits = "0123456789abcdef"
 
 // str writes s as Python's json.dumps does (ensure_ascii, the default
-// PyTorch writes with): the short escapes, \u00XX for other controls and
-// DEL, every non-ASCII rune as \uXXXX (a surrogate pair beyond the BMP).
+// PyTorch writes with): the short escapes for quote, backslash, newline
+// and the like, a four-digit u escape for the other controls and DEL and
+// for every non-ASCII rune (a surrogate pair beyond the BMP).
 // Invalid UTF-8, which the reader refuses, is written as U+FFFD.
 func (e *encoder) str(s string) {
 	b := append(e.buf, '"')
@@ -92,7 +93,8 @@ func (e *encoder) str(s string) {
 	e.buf = append(b, '"')
 }
 
-// appendU appends \uXXXX, lower-case hex as Python writes it.
+// appendU appends r's four-digit u escape, in lower-case hex as Python
+// writes it.
 func appendU(b []byte, r rune) []byte {
 	return append(b, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
 }
