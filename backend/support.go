@@ -70,10 +70,12 @@ func (p *Profile) SupportsIndexed(g *ir.Graph, du *ir.DefUse, i int) Verdict {
 	}
 	c := valueCheck{p: p, g: g}
 	for _, v := range du.Reads(i) {
-		c.check(du.Value(v).Name)
+		val := du.Value(v)
+		c.checkMeta(val.Name, val.Tensor)
 	}
 	for _, v := range du.Defines(i) {
-		c.check(du.Value(v).Name)
+		val := du.Value(v)
+		c.checkMeta(val.Name, val.Tensor)
 	}
 	return p.nodeVerdict(g, n, c.v)
 }
@@ -101,12 +103,12 @@ type valueCheck struct {
 	v Verdict
 }
 
-func (c *valueCheck) check(name string) {
-	if c.v.Reason != Supported {
-		return
-	}
-	m, ok := c.g.TensorValues[name]
-	if !ok || m == nil {
+func (c *valueCheck) check(name string) { c.checkMeta(name, c.g.TensorValues[name]) }
+
+// checkMeta judges value name, m its tensor_values entry (nil: not a
+// tensor).
+func (c *valueCheck) checkMeta(name string, m *ir.TensorMeta) {
+	if c.v.Reason != Supported || m == nil {
 		return
 	}
 	if !c.p.AcceptsDType(m.DType) {

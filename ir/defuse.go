@@ -34,6 +34,9 @@ type ValueInfo struct {
 	Users []int
 	// GraphOutput: the graph's outputs use it.
 	GraphOutput bool
+	// Tensor is the value's entry in the graph's tensor_values (nil for
+	// a value that is not a tensor), looked up once.
+	Tensor *TensorMeta
 }
 
 // DefUse indexes g in one pass over its inputs, nodes and outputs.
@@ -71,6 +74,9 @@ func (g *Graph) DefUse() *DefUse {
 	du.readStart[n], du.defStart[n] = int32(len(du.reads)), int32(len(du.defs))
 	for i := range g.Outputs {
 		g.Outputs[i].ForEachRef(func(name string) { du.vals[du.intern(name)].GraphOutput = true })
+	}
+	for i := range du.vals {
+		du.vals[i].Tensor = g.TensorValues[du.vals[i].Name]
 	}
 	return du
 }

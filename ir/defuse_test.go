@@ -50,7 +50,8 @@ func TestDefUseNumbers(t *testing.T) {
 			{Name: "b", Inputs: []NamedArgument{{Arg: Argument{Kind: ArgTensors, List: []Argument{TensorArg("a"), TensorArg("x"), TensorArg("a")}}}}, Outputs: []Argument{TensorArg("b"), TensorArg("b2")}},
 			{Name: "c", Inputs: []NamedArgument{{Arg: TensorArg("ghost")}, {Arg: TensorArg("b2")}}, Outputs: []Argument{TensorArg("c")}},
 		},
-		Outputs: []Argument{TensorArg("c")},
+		Outputs:      []Argument{TensorArg("c")},
+		TensorValues: map[string]*TensorMeta{"a": {DType: Float32}},
 	}
 	du := g.DefUse()
 	names := func(ids []ValueID) []string {
@@ -78,6 +79,9 @@ func TestDefUseNumbers(t *testing.T) {
 	for id := ValueID(0); int(id) < du.Values(); id++ {
 		v := du.Value(id)
 		p, ok := du.Producer(v.Name)
+		if v.Tensor != g.TensorValues[v.Name] {
+			t.Errorf("value %s: tensor meta %v, the graph's %v", v.Name, v.Tensor, g.TensorValues[v.Name])
+		}
 		if ok != v.Defined || (ok && p != v.Producer) || !slices.Equal(du.Users(v.Name), v.Users) || du.IsOutput(v.Name) != v.GraphOutput {
 			t.Errorf("value %d (%s): %+v; by name: producer %d %v, users %v, output %v", id, v.Name, *v, p, ok, du.Users(v.Name), du.IsOutput(v.Name))
 		}
