@@ -56,39 +56,82 @@ func (v Verdict) String() string {
 // is no backend's: it runs a module lowered already; nor is a control
 // node whose graphs hold one.
 func (p *Profile) Supports(g *ir.Graph, n *ir.Node) Verdict {
+	if v, done := p.opVerdict(n); done {
+		return v
+	}
+	c := &valueCheck{p: p, g: g}
+	n.ForEachInputRef(c.check)
+	n.ForEachOutputRef(c.check)
+	return p.nodeVerdict(g, n, c.v)
+}
+
+// SupportsIndexed is Supports for node i of g, reading the values it uses
+// and defines from g's def-use index rather than from its arguments (a
+// partitioner's request for a large graph).
+func (p *Profile) SupportsIndexed(g *ir.Graph, du *ir.DefUse, i int) Verdict {
+	n := g.Nodes[i]
+	if v, done := p.opVerdict(n); done {
+		return v
+	}
+	c := valueCheck{p: p, g: g}
+	for _, v := range du.Reads(i) {
+		val := du.Value(v)
+		c.checkMeta(val.Name, val.Tensor)
+	}
+	for _, v := range du.Defines(i) {
+		val := du.Value(v)
+		c.checkMeta(val.Name, val.Tensor)
+	}
+	return p.nodeVerdict(g, n, c.v)
+}
+
+// opVerdict judges n by its op and name alone (and whether it calls a
+// lowered module); done when that refuses it.
+func (p *Profile) opVerdict(n *ir.Node) (v Verdict, done bool) {
 	if m, ok := n.DelegateModule(); ok {
-		return Verdict{Delegated, "it calls " + m}
+		return Verdict{Delegated, "it calls " + m}, true
 	}
 	if where, m, ok := callsDelegate(n); ok {
-		return Verdict{Delegated, where + " calls " + m}
+		return Verdict{Delegated, where + " calls " + m}, true
 	}
 	op := n.OpName()
 	if _, ok := p.include.first(op); !ok {
-		return Verdict{OpNotIncluded, op}
+		return Verdict{OpNotIncluded, op}, true
 	}
 	if pat, ok := p.exclude.first(op); ok {
-		return Verdict{OpExcluded, fmt.Sprintf("%s matches %q", op, pat)}
+		return Verdict{OpExcluded, fmt.Sprintf("%s matches %q", op, pat)}, true
 	}
 	if p.excludeNodes[n.Name] {
-		return Verdict{NodeExcluded, n.Name}
+		return Verdict{NodeExcluded, n.Name}, true
 	}
-	var v Verdict
-	check := func(name string) {
-		if v.Reason != Supported {
-			return
-		}
-		m, ok := g.TensorValues[name]
-		if !ok || m == nil {
-			return
-		}
-		if !p.AcceptsDType(m.DType) {
-			v = Verdict{DTypeRefused, fmt.Sprintf("%s is %s", name, m.DType.Short())}
-		} else if !p.DynamicShapes && !m.IsStatic() {
-			v = Verdict{DynamicRefused, name + " has a symbolic size"}
-		}
+	return Verdict{}, false
+}
+
+// valueCheck judges a node's values' dtypes and shapes, the first refusal
+// kept.
+type valueCheck struct {
+	p *Profile
+	g *ir.Graph
+	v Verdict
+}
+
+func (c *valueCheck) check(name string) { c.checkMeta(name, c.g.TensorValues[name]) }
+
+// checkMeta judges value name, m its tensor_values entry (nil: not a
+// tensor).
+func (c *valueCheck) checkMeta(name string, m *ir.TensorMeta) {
+	if c.v.Reason != Supported || m == nil {
+		return
 	}
-	n.ForEachInputRef(check)
-	n.ForEachOutputRef(check)
+	if !c.p.AcceptsDType(m.DType) {
+		c.v = Verdict{DTypeRefused, fmt.Sprintf("%s is %s", name, m.DType.Short())}
+	} else if !c.p.DynamicShapes && !m.IsStatic() {
+		c.v = Verdict{DynamicRefused, name + " has a symbolic size"}
+	}
+}
+
+// nodeVerdict is v, or the profile's NodeCheck refusing n.
+func (p *Profile) nodeVerdict(g *ir.Graph, n *ir.Node, v Verdict) Verdict {
 	if v.OK() && p.NodeCheck != nil {
 		if err := p.NodeCheck(g, n); err != nil {
 			v = Verdict{ArgsRefused, err.Error()}

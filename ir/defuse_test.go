@@ -39,6 +39,55 @@ func TestDefUse(t *testing.T) {
 	}
 }
 
+// TestDefUseNumbers: the value numbers say what the string queries say,
+// and each node's reads and definitions are its references, each read
+// once, in the order the node visits them.
+func TestDefUseNumbers(t *testing.T) {
+	g := &Graph{
+		Inputs: []Argument{TensorArg("x")},
+		Nodes: []*Node{
+			{Name: "a", Inputs: []NamedArgument{{Arg: TensorArg("x")}, {Arg: TensorArg("x")}}, Outputs: []Argument{TensorArg("a")}},
+			{Name: "b", Inputs: []NamedArgument{{Arg: Argument{Kind: ArgTensors, List: []Argument{TensorArg("a"), TensorArg("x"), TensorArg("a")}}}}, Outputs: []Argument{TensorArg("b"), TensorArg("b2")}},
+			{Name: "c", Inputs: []NamedArgument{{Arg: TensorArg("ghost")}, {Arg: TensorArg("b2")}}, Outputs: []Argument{TensorArg("c")}},
+		},
+		Outputs:      []Argument{TensorArg("c")},
+		TensorValues: map[string]*TensorMeta{"a": {DType: Float32}},
+	}
+	du := g.DefUse()
+	names := func(ids []ValueID) []string {
+		var out []string
+		for _, id := range ids {
+			out = append(out, du.Value(id).Name)
+		}
+		return out
+	}
+	for i, c := range []struct{ reads, defines []string }{
+		{[]string{"x"}, []string{"a"}},
+		{[]string{"a", "x"}, []string{"b", "b2"}},
+		{[]string{"ghost", "b2"}, []string{"c"}},
+	} {
+		if got := names(du.Reads(i)); !slices.Equal(got, c.reads) {
+			t.Errorf("node %d reads %v, want %v", i, got, c.reads)
+		}
+		if got := names(du.Defines(i)); !slices.Equal(got, c.defines) {
+			t.Errorf("node %d defines %v, want %v", i, got, c.defines)
+		}
+	}
+	if du.Values() != 6 {
+		t.Errorf("%d values numbered, want 6", du.Values())
+	}
+	for id := ValueID(0); int(id) < du.Values(); id++ {
+		v := du.Value(id)
+		p, ok := du.Producer(v.Name)
+		if v.Tensor != g.TensorValues[v.Name] {
+			t.Errorf("value %s: tensor meta %v, the graph's %v", v.Name, v.Tensor, g.TensorValues[v.Name])
+		}
+		if ok != v.Defined || (ok && p != v.Producer) || !slices.Equal(du.Users(v.Name), v.Users) || du.IsOutput(v.Name) != v.GraphOutput {
+			t.Errorf("value %d (%s): %+v; by name: producer %d %v, users %v, output %v", id, v.Name, *v, p, ok, du.Users(v.Name), du.IsOutput(v.Name))
+		}
+	}
+}
+
 func TestPaths(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
 		{PathName("", "add"), "add"},

@@ -4,15 +4,17 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
 // The encoder appends the schema's JSON to one buffer in one pass, as
-// PyTorch 2.11 writes it: every field present, struct fields in the
-// schema's order, map keys sorted, lists never null, non-finite floats as
-// the strings "Infinity", "-Infinity" and "NaN". Strings are escaped as
-// encoding/json escapes them without HTML escaping, so text fields (stack
-// traces with `<eval_with_key>`) stay as PyTorch wrote them.
+// PyTorch 2.11 writes it (json.dumps with its default separators ", "
+// and ": ", ensure_ascii): every field present, struct fields in the
+// schema's order, lists never null, non-finite floats as the strings
+// "Infinity", "-Infinity" and "NaN", strings escaped as str says. The one
+// difference is map keys: PyTorch writes a dict in the order it was
+// filled, seam sorts them (the order carries no meaning).
 
 type encoder struct {
 	buf []byte
@@ -32,26 +34,31 @@ func (e *encoder) byte(c byte) { e.buf = append(e.buf, c) }
 // key writes `"name":`, preceded by a comma unless first.
 func (e *encoder) key(name string, first bool) {
 	if !first {
-		e.buf = append(e.buf, ',')
+		e.buf = append(e.buf, ',', ' ')
 	}
 	e.buf = append(e.buf, '"')
 	e.buf = append(e.buf, name...)
-	e.buf = append(e.buf, '"', ':')
+	e.buf = append(e.buf, '"', ':', ' ')
 }
 
 const hexDigits = "0123456789abcdef"
 
+// str writes s as Python's json.dumps does (ensure_ascii, the default
+// PyTorch writes with): the short escapes for quote, backslash, newline
+// and the like, a four-digit u escape for the other controls and DEL and
+// for every non-ASCII rune (a surrogate pair beyond the BMP).
+// Invalid UTF-8, which the reader refuses, is written as U+FFFD.
 func (e *encoder) str(s string) {
 	b := append(e.buf, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
+			i++
+			continue
+		}
+		b = append(b, s[start:i]...)
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
 				b = append(b, '\\', c)
@@ -66,31 +73,30 @@ func (e *encoder) str(s string) {
 			case '\f':
 				b = append(b, '\\', 'f')
 			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+				b = appendU(b, rune(c))
 			}
 			i++
 			start = i
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
+		if r > 0xffff {
+			r1, r2 := utf16.EncodeRune(r)
+			b = appendU(appendU(b, r1), r2)
+		} else {
+			b = appendU(b, r)
 		}
 		i += size
+		start = i
 	}
 	b = append(b, s[start:]...)
 	e.buf = append(b, '"')
+}
+
+// appendU appends r's four-digit u escape, in lower-case hex as Python
+// writes it.
+func appendU(b []byte, r rune) []byte {
+	return append(b, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
 }
 
 func (e *encoder) int(v int64) { e.buf = strconv.AppendInt(e.buf, v, 10) }
@@ -129,7 +135,7 @@ func (e *encoder) list(n int, elem func(i int)) {
 	e.byte('[')
 	for i := 0; i < n; i++ {
 		if i > 0 {
-			e.byte(',')
+			e.raw(", ")
 		}
 		elem(i)
 	}
@@ -145,10 +151,10 @@ func encodeMap[V any](e *encoder, m map[string]V, val func(V)) {
 	e.byte('{')
 	for i, k := range SortedKeys(m) {
 		if i > 0 {
-			e.byte(',')
+			e.raw(", ")
 		}
 		e.str(k)
-		e.byte(':')
+		e.raw(": ")
 		val(m[k])
 	}
 	e.byte('}')
@@ -160,13 +166,13 @@ func (e *encoder) stringMap(m map[string]string) { encodeMap(e, m, e.str) }
 func (e *encoder) union(key string, value func()) {
 	e.buf = append(e.buf, '{', '"')
 	e.buf = append(e.buf, key...)
-	e.buf = append(e.buf, '"', ':')
+	e.buf = append(e.buf, '"', ':', ' ')
 	value()
 	e.byte('}')
 }
 
 func (e *encoder) nameRef(name string) {
-	e.raw(`{"name":`)
+	e.raw(`{"name": `)
 	e.str(name)
 	e.byte('}')
 }
@@ -178,61 +184,61 @@ func (e *encoder) program(p *Program) {
 		e.fail("program has no graph")
 		return
 	}
-	e.raw(`{"graph_module":{"graph":`)
+	e.raw(`{"graph_module": {"graph": `)
 	e.graph(p.Graph)
-	e.raw(`,"signature":{"input_specs":`)
+	e.raw(`, "signature": {"input_specs": `)
 	e.list(len(p.Signature.Inputs), func(i int) { e.inputSpec(&p.Signature.Inputs[i]) })
-	e.raw(`,"output_specs":`)
+	e.raw(`, "output_specs": `)
 	e.list(len(p.Signature.Outputs), func(i int) { e.outputSpec(&p.Signature.Outputs[i]) })
-	e.raw(`},"module_call_graph":`)
+	e.raw(`}, "module_call_graph": `)
 	e.list(len(p.ModuleCallGraph), func(i int) { e.moduleCallEntry(&p.ModuleCallGraph[i]) })
-	e.raw(`,"metadata":`)
+	e.raw(`, "metadata": `)
 	e.stringMap(p.Metadata)
-	e.raw(`,"treespec_namedtuple_fields":`)
+	e.raw(`, "treespec_namedtuple_fields": `)
 	encodeMap(e, p.TreespecNamedtupleFields, func(names []string) {
-		e.raw(`{"field_names":`)
+		e.raw(`{"field_names": `)
 		e.strings(names)
 		e.byte('}')
 	})
-	e.raw(`},"opset_version":`)
+	e.raw(`}, "opset_version": `)
 	encodeMap(e, p.OpsetVersion, e.int)
-	e.raw(`,"range_constraints":`)
+	e.raw(`, "range_constraints": `)
 	encodeMap(e, p.RangeConstraints, func(rc RangeConstraint) {
-		e.raw(`{"min_val":`)
+		e.raw(`{"min_val": `)
 		e.optInt(rc.Min)
-		e.raw(`,"max_val":`)
+		e.raw(`, "max_val": `)
 		e.optInt(rc.Max)
 		e.byte('}')
 	})
-	e.raw(`,"schema_version":{"major":`)
+	e.raw(`, "schema_version": {"major": `)
 	e.int(int64(p.SchemaVersion.Major))
-	e.raw(`,"minor":`)
+	e.raw(`, "minor": `)
 	e.int(int64(p.SchemaVersion.Minor))
-	e.raw(`},"verifiers":`)
+	e.raw(`}, "verifiers": `)
 	e.strings(p.Verifiers)
-	e.raw(`,"torch_version":`)
+	e.raw(`, "torch_version": `)
 	e.str(p.TorchVersion)
-	e.raw(`,"guards_code":`)
+	e.raw(`, "guards_code": `)
 	e.strings(p.GuardsCode)
 	e.byte('}')
 }
 
 func (e *encoder) moduleCallEntry(m *ModuleCallEntry) {
-	e.raw(`{"fqn":`)
+	e.raw(`{"fqn": `)
 	e.str(m.FQN)
-	e.raw(`,"signature":`)
+	e.raw(`, "signature": `)
 	if s := m.Signature; s == nil {
 		e.raw("null")
 	} else {
-		e.raw(`{"inputs":`)
+		e.raw(`{"inputs": `)
 		e.list(len(s.Inputs), func(i int) { e.argument(&s.Inputs[i]) })
-		e.raw(`,"outputs":`)
+		e.raw(`, "outputs": `)
 		e.list(len(s.Outputs), func(i int) { e.argument(&s.Outputs[i]) })
-		e.raw(`,"in_spec":`)
+		e.raw(`, "in_spec": `)
 		e.str(s.InSpec)
-		e.raw(`,"out_spec":`)
+		e.raw(`, "out_spec": `)
 		e.str(s.OutSpec)
-		e.raw(`,"forward_arg_names":`)
+		e.raw(`, "forward_arg_names": `)
 		e.strings(s.ForwardArgNames)
 		e.byte('}')
 	}
@@ -240,11 +246,11 @@ func (e *encoder) moduleCallEntry(m *ModuleCallEntry) {
 }
 
 func (e *encoder) graph(g *Graph) {
-	e.raw(`{"inputs":`)
+	e.raw(`{"inputs": `)
 	e.list(len(g.Inputs), func(i int) { e.argument(&g.Inputs[i]) })
-	e.raw(`,"outputs":`)
+	e.raw(`, "outputs": `)
 	e.list(len(g.Outputs), func(i int) { e.argument(&g.Outputs[i]) })
-	e.raw(`,"nodes":`)
+	e.raw(`, "nodes": `)
 	e.list(len(g.Nodes), func(i int) {
 		if g.Nodes[i] == nil {
 			e.fail("graph has a nil node at %d", i)
@@ -252,7 +258,7 @@ func (e *encoder) graph(g *Graph) {
 		}
 		e.node(g.Nodes[i])
 	})
-	e.raw(`,"tensor_values":`)
+	e.raw(`, "tensor_values": `)
 	encodeMap(e, g.TensorValues, func(m *TensorMeta) {
 		if m == nil {
 			e.raw("null")
@@ -260,60 +266,60 @@ func (e *encoder) graph(g *Graph) {
 			e.tensorMeta(m)
 		}
 	})
-	e.raw(`,"sym_int_values":`)
+	e.raw(`, "sym_int_values": `)
 	encodeMap(e, g.SymIntValues, e.symInt)
-	e.raw(`,"sym_bool_values":`)
+	e.raw(`, "sym_bool_values": `)
 	encodeMap(e, g.SymBoolValues, e.symBool)
-	e.raw(`,"is_single_tensor_return":`)
+	e.raw(`, "is_single_tensor_return": `)
 	e.bool(g.IsSingleTensorReturn)
-	e.raw(`,"custom_obj_values":`)
+	e.raw(`, "custom_obj_values": `)
 	encodeMap(e, g.CustomObjValues, e.customObj)
-	e.raw(`,"sym_float_values":`)
+	e.raw(`, "sym_float_values": `)
 	encodeMap(e, g.SymFloatValues, e.symFloat)
 	e.byte('}')
 }
 
 func (e *encoder) node(n *Node) {
-	e.raw(`{"target":`)
+	e.raw(`{"target": `)
 	e.str(n.Target)
-	e.raw(`,"inputs":`)
+	e.raw(`, "inputs": `)
 	e.list(len(n.Inputs), func(i int) {
 		a := &n.Inputs[i]
-		e.raw(`{"name":`)
+		e.raw(`{"name": `)
 		e.str(a.Name)
-		e.raw(`,"arg":`)
+		e.raw(`, "arg": `)
 		e.argument(&a.Arg)
-		e.raw(`,"kind":`)
+		e.raw(`, "kind": `)
 		e.int(int64(a.Kind))
 		e.byte('}')
 	})
-	e.raw(`,"outputs":`)
+	e.raw(`, "outputs": `)
 	e.list(len(n.Outputs), func(i int) { e.argument(&n.Outputs[i]) })
-	e.raw(`,"metadata":`)
+	e.raw(`, "metadata": `)
 	e.stringMap(n.Metadata)
-	e.raw(`,"is_hop_single_tensor_return":`)
+	e.raw(`, "is_hop_single_tensor_return": `)
 	if n.IsHOPSingleTensorReturn == nil {
 		e.raw("null")
 	} else {
 		e.bool(*n.IsHOPSingleTensorReturn)
 	}
-	e.raw(`,"name":`)
+	e.raw(`, "name": `)
 	e.str(n.Name)
 	e.byte('}')
 }
 
 func (e *encoder) customObj(c CustomObj) {
-	e.raw(`{"name":`)
+	e.raw(`{"name": `)
 	e.str(c.Name)
-	e.raw(`,"class_fqn":`)
+	e.raw(`, "class_fqn": `)
 	e.str(c.ClassFQN)
 	e.byte('}')
 }
 
 func (e *encoder) device(d *Device) {
-	e.raw(`{"type":`)
+	e.raw(`{"type": `)
 	e.str(d.Type)
-	e.raw(`,"index":`)
+	e.raw(`, "index": `)
 	e.optInt(d.Index)
 	e.byte('}')
 }
@@ -366,17 +372,17 @@ func (e *encoder) argument(a *Argument) {
 				e.fail("as_graph without a graph")
 				return
 			}
-			e.raw(`{"name":`)
+			e.raw(`{"name": `)
 			e.str(a.Graph.Name)
-			e.raw(`,"graph":`)
+			e.raw(`, "graph": `)
 			e.graph(a.Graph.Graph)
 			e.byte('}')
 		case ArgCustomObj:
 			e.customObj(CustomObj{Name: a.Name, ClassFQN: a.Str})
 		case ArgComplex:
-			e.raw(`{"real":`)
+			e.raw(`{"real": `)
 			e.float(real(a.Complex))
-			e.raw(`,"imag":`)
+			e.raw(`, "imag": `)
 			e.float(imag(a.Complex))
 			e.byte('}')
 		case ArgNestedTensors:
@@ -410,34 +416,34 @@ func (e *encoder) symScalar(a *Argument) {
 
 func (e *encoder) optionalTensor(a *Argument) {
 	if a.Name == "" {
-		e.raw(`{"as_none":true}`)
+		e.raw(`{"as_none": true}`)
 		return
 	}
 	e.union("as_tensor", func() { e.nameRef(a.Name) })
 }
 
 func (e *encoder) tensorMeta(m *TensorMeta) {
-	e.raw(`{"dtype":`)
+	e.raw(`{"dtype": `)
 	e.int(int64(m.DType))
-	e.raw(`,"sizes":`)
+	e.raw(`, "sizes": `)
 	e.list(len(m.Sizes), func(i int) { e.symInt(m.Sizes[i]) })
-	e.raw(`,"requires_grad":`)
+	e.raw(`, "requires_grad": `)
 	e.bool(m.RequiresGrad)
-	e.raw(`,"device":`)
+	e.raw(`, "device": `)
 	e.device(&m.Device)
-	e.raw(`,"strides":`)
+	e.raw(`, "strides": `)
 	e.list(len(m.Strides), func(i int) { e.symInt(m.Strides[i]) })
-	e.raw(`,"storage_offset":`)
+	e.raw(`, "storage_offset": `)
 	e.symInt(m.StorageOffset)
-	e.raw(`,"layout":`)
+	e.raw(`, "layout": `)
 	e.int(int64(m.Layout))
 	e.byte('}')
 }
 
 func (e *encoder) symExpr(x *SymExpr) {
-	e.raw(`{"expr_str":`)
+	e.raw(`{"expr_str": `)
 	e.str(x.Expr)
-	e.raw(`,"hint":`)
+	e.raw(`, "hint": `)
 	if h := x.Hint; h == nil {
 		e.raw("null")
 	} else {
@@ -491,29 +497,29 @@ func (e *encoder) inputSpec(s *InputSpec) {
 	e.union(inputKindNames[s.Kind], func() {
 		switch s.Kind {
 		case InputUser:
-			e.raw(`{"arg":`)
+			e.raw(`{"arg": `)
 			e.argument(&s.Arg)
 		case InputParameter, InputBuffer, InputTensorConstant:
-			e.raw(`{"arg":`)
+			e.raw(`{"arg": `)
 			e.nameRef(s.Arg.Name)
 			e.key(inputSpecTarget[s.Kind], false)
 			e.str(s.Target)
 			if s.Kind == InputBuffer {
-				e.raw(`,"persistent":`)
+				e.raw(`, "persistent": `)
 				e.bool(s.Persistent)
 			}
 		case InputCustomObj:
-			e.raw(`{"arg":`)
+			e.raw(`{"arg": `)
 			e.customObj(CustomObj{Name: s.Arg.Name, ClassFQN: s.Arg.Str})
 			e.key(inputSpecTarget[s.Kind], false)
 			e.str(s.Target)
 		case InputToken:
-			e.raw(`{"arg":`)
+			e.raw(`{"arg": `)
 			e.nameRef(s.Arg.Name)
 		case InputConstant:
-			e.raw(`{"name":`)
+			e.raw(`{"name": `)
 			e.str(s.Name)
-			e.raw(`,"value":`)
+			e.raw(`, "value": `)
 			e.argument(&s.Arg)
 		}
 		e.byte('}')
@@ -526,7 +532,7 @@ func (e *encoder) outputSpec(s *OutputSpec) {
 		return
 	}
 	e.union(outputKindNames[s.Kind], func() {
-		e.raw(`{"arg":`)
+		e.raw(`{"arg": `)
 		switch s.Kind {
 		case OutputUser, OutputLoss:
 			e.argument(&s.Arg)

@@ -60,15 +60,15 @@ func (d *decoder) payloadMeta(m *PayloadMeta) {
 // EncodePayloadConfig writes a payload config as PyTorch does.
 func EncodePayloadConfig(cfg map[string]PayloadMeta) ([]byte, error) {
 	e := &encoder{}
-	e.raw(`{"config":`)
+	e.raw(`{"config": `)
 	encodeMap(e, cfg, func(m PayloadMeta) {
-		e.raw(`{"path_name":`)
+		e.raw(`{"path_name": `)
 		e.str(m.PathName)
-		e.raw(`,"is_param":`)
+		e.raw(`, "is_param": `)
 		e.bool(m.IsParam)
-		e.raw(`,"use_pickle":`)
+		e.raw(`, "use_pickle": `)
 		e.bool(m.UsePickle)
-		e.raw(`,"tensor_meta":`)
+		e.raw(`, "tensor_meta": `)
 		if m.TensorMeta == nil {
 			e.raw("null")
 		} else {

@@ -89,8 +89,7 @@ func (gc *graphCut) moduleName() string {
 	for {
 		name := fmt.Sprintf("lowered_module_%d", gc.lw.modules)
 		gc.lw.modules++
-		if !gc.lw.names.used[name] {
-			gc.lw.names.used[name] = true
+		if gc.lw.names.take(name) {
 			return name
 		}
 	}

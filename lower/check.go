@@ -9,19 +9,29 @@ import (
 	"github.com/seam-rt/seam/verify"
 )
 
-// BugError is a lowered program that fails verification or its contract:
-// a bug in seam, not in the user's input.
+// BugError is a failure of seam, not of the user's input: a lowered
+// program that fails verification or its contract, or a step of lowering
+// that found seam's own plan impossible to carry out.
 type BugError struct {
+	// Violations are what verify found in the lowered program.
 	Violations []verify.Violation
+	// Err, when set, is the step that failed instead (partitions that
+	// cannot be ordered in their parent: they were not convex).
+	Err error
 }
 
 func (e *BugError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("lower: %v (a bug in seam, please report it)", e.Err)
+	}
 	lines := make([]string, len(e.Violations))
 	for i, v := range e.Violations {
 		lines[i] = "  " + v.String()
 	}
 	return fmt.Sprintf("lower: the lowered program does not verify (a bug in seam, please report it):\n%s", strings.Join(lines, "\n"))
 }
+
+func (e *BugError) Unwrap() error { return e.Err }
 
 // check verifies the parent and every module, and each module against its
 // backend's contract, as a reader of the written archive would. Lowering

@@ -35,7 +35,7 @@ type Judgement struct {
 // would do with it, without lowering anything.
 func Judge(p *ir.Program, plan *partition.Plan, prof *backend.Profile, policy Policy) []Judgement {
 	lw := &lowerer{prof: prof, opt: Options{Policy: policy}, main: p, names: newNamer()}
-	lw.names.reserveGraph(p.Graph)
+	lw.names.reserveLater(p.Graph)
 	var out []Judgement
 	plan.Walk(func(pl *partition.Plan) {
 		var prog *ir.Program

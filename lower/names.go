@@ -17,7 +17,14 @@ type namer struct {
 	// nested graph again, and walking its subtree each time was
 	// quadratic in the nesting depth (1,000 nested conds: 9 s).
 	reserved map[*ir.Graph]bool
+	// later are graphs to reserve before the first name is handed out
+	// (Judge may hand out none: reserving a large graph's every name
+	// would be most of its work).
+	later []*ir.Graph
 }
+
+// reserveLater reserves g's names when fresh is first called.
+func (nm *namer) reserveLater(g *ir.Graph) { nm.later = append(nm.later, g) }
 
 func newNamer() *namer {
 	return &namer{used: map[string]bool{}, next: map[string]int{}, reserved: map[*ir.Graph]bool{}}
@@ -52,9 +59,21 @@ func (nm *namer) fresh(base string) string {
 		if k > 0 {
 			name = fmt.Sprintf("%s_%d", base, k)
 		}
-		if !nm.used[name] {
-			nm.used[name] = true
+		if nm.take(name) {
 			return name
 		}
 	}
+}
+
+// take reserves name if nothing has it, and reports whether it did.
+func (nm *namer) take(name string) bool {
+	for _, g := range nm.later {
+		nm.reserveGraph(g)
+	}
+	nm.later = nil
+	if nm.used[name] {
+		return false
+	}
+	nm.used[name] = true
+	return true
 }

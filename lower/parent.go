@@ -96,7 +96,7 @@ func (gc *graphCut) rewriteParent(ios []*moduleIO, calls []*ir.Node) error {
 	}
 	order, err := topoOrder(nodes, func(i int) float64 { return items[i].key })
 	if err != nil {
-		return fmt.Errorf("lower: %v (a bug in seam: the partitions are not convex)", err)
+		return &BugError{Err: fmt.Errorf("the partitions are not convex: %v", err)}
 	}
 	g.Nodes = g.Nodes[:0:0]
 	for _, i := range order {

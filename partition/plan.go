@@ -87,37 +87,36 @@ func (p *Plan) Walk(fn func(*Plan)) {
 	}
 }
 
-// boundaries computes what crosses each partition's cut, once per plan.
+// boundaries computes what crosses each partition's cut, once per plan,
+// from the def-use index's value numbers.
 func boundaries(p *Plan) []Boundary {
 	out := make([]Boundary, len(p.Partitions))
 	g, du := p.Graph, p.Uses
+	// seen[v] is 1 + the last partition that listed v as an input.
+	seen := make([]int32, du.Values())
 	for k, nodes := range p.Partitions {
 		b := &out[k]
-		seen := map[string]bool{}
 		for _, i := range nodes {
-			n := g.Nodes[i]
-			n.ForEachInputRef(func(v string) {
-				if seen[v] {
-					return
+			for _, v := range du.Reads(i) {
+				val := du.Value(v)
+				if seen[v] == int32(k+1) || !val.Defined || (val.Producer >= 0 && p.PartitionOf(val.Producer) == k) {
+					continue
 				}
-				pi, ok := du.Producer(v)
-				if !ok || (pi >= 0 && p.PartitionOf(pi) == k) {
-					return
-				}
-				seen[v] = true
-				b.Inputs = append(b.Inputs, BoundaryValue{Name: v, Type: g.TypeOf(v), Producer: pi})
-			})
-			n.ForEachOutputRef(func(v string) {
+				seen[v] = int32(k + 1)
+				b.Inputs = append(b.Inputs, BoundaryValue{Name: val.Name, Type: g.TypeOf(val.Name), Producer: val.Producer})
+			}
+			for _, v := range du.Defines(i) {
+				val := du.Value(v)
 				var outside []int
-				for _, u := range du.Users(v) {
+				for _, u := range val.Users {
 					if p.PartitionOf(u) != k {
 						outside = append(outside, u)
 					}
 				}
-				if len(outside) > 0 || du.IsOutput(v) {
-					b.Outputs = append(b.Outputs, BoundaryValue{Name: v, Type: g.TypeOf(v), Producer: i, Users: outside, GraphOutput: du.IsOutput(v)})
+				if len(outside) > 0 || val.GraphOutput {
+					b.Outputs = append(b.Outputs, BoundaryValue{Name: val.Name, Type: g.TypeOf(val.Name), Producer: i, Users: outside, GraphOutput: val.GraphOutput})
 				}
-			})
+			}
 		}
 	}
 	return out

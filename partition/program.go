@@ -84,12 +84,12 @@ func graphRequest(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile
 	}
 	verdicts := make([]backend.Verdict, n)
 	for i, node := range g.Nodes {
-		node.ForEachInputRef(func(v string) {
-			if p, ok := du.Producer(v); ok && p >= 0 && p < i && !slices.Contains(d.Preds[i], int32(p)) {
-				d.Preds[i] = append(d.Preds[i], int32(p))
+		for _, v := range du.Reads(i) {
+			if val := du.Value(v); val.Defined && val.Producer >= 0 && val.Producer < i && !slices.Contains(d.Preds[i], int32(val.Producer)) {
+				d.Preds[i] = append(d.Preds[i], int32(val.Producer))
 			}
-		})
-		verdicts[i] = prof.Supports(g, node)
+		}
+		verdicts[i] = prof.SupportsIndexed(g, du, i)
 		req.Supported[i] = verdicts[i].OK() && !opt.Exclude[node.Name]
 		switch ops.ClassOf(node.Target) {
 		case ops.Compute, ops.Control:

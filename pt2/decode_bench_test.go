@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/fixtures"
+	"github.com/seam-rt/seam/internal/cputime"
 	"github.com/seam-rt/seam/internal/hostile"
 	"github.com/seam-rt/seam/ir"
 )
@@ -39,15 +40,13 @@ func BenchmarkDecodeProgram(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(data)))
 			b.ResetTimer()
-			cpu := cpuTime()
+			cpu := cputime.Used()
 			for i := 0; i < b.N; i++ {
 				if _, err := ir.DecodeProgram(data); err != nil {
 					b.Fatal(err)
 				}
 			}
-			if used := cpuTime() - cpu; used > 0 {
-				b.ReportMetric(float64(used.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
-			}
+			cputime.Report(b, cpu, b.N)
 		})
 	}
 }

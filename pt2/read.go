@@ -275,7 +275,7 @@ func (rd *reader) index(zr *zip.Reader) error {
 		return rd.errf("", "its records' data add up to %d bytes in a file of %d: they overlap", stored, rd.size)
 	}
 	if err := limits.Expansion.Check(inflated); err != nil {
-		return rd.errf(strings.TrimPrefix(largest.Name, rd.root), "inflates to %s, and the archive's compressed records to %w",
+		return rd.errf(strings.TrimPrefix(largest.Name, rd.root), "inflates to %s, the most of the archive's compressed records, which come to %w",
 			limits.FormatBytes(int64(largest.UncompressedSize64)), err)
 	}
 	return nil

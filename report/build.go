@@ -137,15 +137,16 @@ func (b *builder) addPlan(plan *partition.Plan, top bool) {
 	nodeItem := len(m.items)
 	// producer is the item defining v, among the graph's inputs and the
 	// nodes before node `before`.
-	producer := func(v string, before int) (int, bool) {
-		i, ok := plan.Uses.Producer(v)
+	du := plan.Uses
+	producer := func(id ir.ValueID, before int) (int, bool) {
+		val := du.Value(id)
 		switch {
-		case !ok || i >= before:
+		case !val.Defined || val.Producer >= before:
 			return 0, false
-		case i >= 0:
-			return nodeItem + i, true
+		case val.Producer >= 0:
+			return nodeItem + val.Producer, true
 		}
-		it, ok := inputItem[v]
+		it, ok := inputItem[val.Name]
 		return it, ok
 	}
 	for i, n := range g.Nodes {
@@ -160,24 +161,27 @@ func (b *builder) addPlan(plan *partition.Plan, top bool) {
 		}
 		me := len(m.items)
 		m.items = append(m.items, it)
-		seen := map[string]bool{}
-		n.ForEachInputRef(func(v string) {
-			if p, ok := producer(v, i); ok && !seen[v] {
-				seen[v] = true
+		for _, id := range du.Reads(i) {
+			if p, ok := producer(id, i); ok {
+				v := du.Value(id).Name
 				e := edge{from: p, to: me, value: v, typ: g.TypeOf(v).String()}
 				if isSymbolic(e.typ) {
 					m.symbolic[v] = b.pr.Annotation(g, v)
 				}
 				m.edges = append(m.edges, e)
 			}
-		})
+		}
 	}
 	out := len(m.items)
 	m.items = append(m.items, item{name: "output", op: "output", kind: itemOutput, part: -1})
 	outKinds := b.outputKinds(g, top)
 	for i := range g.Outputs {
 		g.Outputs[i].ForEachRef(func(v string) {
-			if p, ok := producer(v, len(g.Nodes)); ok {
+			id, known := du.ID(v)
+			if !known {
+				return
+			}
+			if p, ok := producer(id, len(g.Nodes)); ok {
 				e := edge{from: p, to: out, value: v, typ: g.TypeOf(v).String(), sink: outKinds[i]}
 				if isSymbolic(e.typ) {
 					m.symbolic[v] = b.pr.Annotation(g, v)

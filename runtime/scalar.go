@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 
+	"github.com/seam-rt/seam/sym"
 	"github.com/seam-rt/seam/value"
 )
 
@@ -212,31 +213,6 @@ func arith(name string, fi func(x, y int64) (int64, bool), ff func(x, y float64)
 	}
 }
 
-// pyFloatDivmod is CPython's float_divmod: the floor quotient and the
-// modulo with the divisor's sign, exact where x/y would round (1 // 0.1
-// is 9.0).
-func pyFloatDivmod(x, y float64) (floordiv, mod float64) {
-	mod = math.Mod(x, y)
-	div := (x - mod) / y
-	if mod != 0 {
-		if (y < 0) != (mod < 0) {
-			mod += y
-			div -= 1.0
-		}
-	} else {
-		mod = math.Copysign(0, y)
-	}
-	if div != 0 {
-		floordiv = math.Floor(div)
-		if div-floordiv > 0.5 {
-			floordiv += 1.0
-		}
-	} else {
-		floordiv = math.Copysign(0, x/y)
-	}
-	return floordiv, mod
-}
-
 func floorDiv(a []value.Value) (value.Value, error) {
 	if err := checkNumbers("floordiv", a[:2]); err != nil {
 		return value.Value{}, err
@@ -259,7 +235,7 @@ func floorDiv(a []value.Value) (value.Value, error) {
 	if y == 0 {
 		return value.Value{}, fmt.Errorf("float floor division by zero")
 	}
-	q, _ := pyFloatDivmod(num(a[0]), y)
+	q, _ := sym.FloatDivmod(num(a[0]), y)
 	return value.FromDouble(q), nil
 }
 
@@ -282,7 +258,7 @@ func mod(a []value.Value) (value.Value, error) {
 	if y == 0 {
 		return value.Value{}, fmt.Errorf("float modulo by zero")
 	}
-	_, m := pyFloatDivmod(num(a[0]), y)
+	_, m := sym.FloatDivmod(num(a[0]), y)
 	return value.FromDouble(m), nil
 }
 

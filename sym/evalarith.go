@@ -92,7 +92,7 @@ func floorDivNum(x, y num) (num, string) {
 		if !ok1 || !ok2 {
 			return num{}, "int too large to convert to float"
 		}
-		q, _ := pyFloatDivmod(a, b)
+		q, _ := FloatDivmod(a, b)
 		return floatNum(q), ""
 	case x.kind == kInt && y.kind == kInt:
 		if x.big == nil && y.big == nil && !(x.i == math.MinInt64 && y.i == -1) {
@@ -125,7 +125,7 @@ func modNum(x, y num) (num, string) {
 		if !ok1 || !ok2 {
 			return num{}, "int too large to convert to float"
 		}
-		_, m := pyFloatDivmod(a, b)
+		_, m := FloatDivmod(a, b)
 		return floatNum(m), ""
 	case x.kind == kInt && y.kind == kInt:
 		if x.big == nil && y.big == nil {
@@ -161,8 +161,11 @@ func ratFloor(r *big.Rat) *big.Int {
 	return q
 }
 
-// pyFloatDivmod is CPython's float_divmod.
-func pyFloatDivmod(vx, wx float64) (floordiv, mod float64) {
+// FloatDivmod is CPython's float_divmod: the floor quotient and the
+// modulo with the divisor's sign, exact where vx/wx would round (1 // 0.1
+// is 9.0). The runtime's Python scalar ops call it too, so a symbol's
+// value and the program's own arithmetic agree. wx must not be 0.
+func FloatDivmod(vx, wx float64) (floordiv, mod float64) {
 	mod = math.Mod(vx, wx)
 	div := (vx - mod) / wx
 	if mod != 0 {

@@ -85,9 +85,13 @@ func benchCmd() *cobra.Command {
 				if len(caseDirs) == 0 {
 					return fmt.Errorf("give the cases to time %s on with --case DIR (DIR/in_*.npy)", args[0])
 				}
-				if _, err := os.Stat(args[0]); err != nil {
+				// A program that cannot be read is the input's fault, not a
+				// row that failed.
+				a, _, err := openProgram(args[0])
+				if err != nil {
 					return err
 				}
+				a.Close()
 				for _, dir := range caseDirs {
 					if _, err := readCaseDir(dir); err != nil {
 						return err

@@ -291,6 +291,7 @@ func TestExitStatuses(t *testing.T) {
 	}{
 		{&lower.BugError{}, exitBug},
 		{fmt.Errorf("x.pt2: %w", &lower.BugError{}), exitBug},
+		{fmt.Errorf("lower: %w", &lower.BugError{Err: errors.New("the partitions are not convex: cycle among 3 nodes")}), exitBug},
 		{&runtime.NodeError{Node: "mm", Err: &kernels.PanicError{Target: "aten.mm.default", Value: "index out of range"}}, exitBug},
 		{fmt.Errorf("x.pt2: %w", &runtime.PlanError{Pass: "gelu", Err: errors.New("reads y")}), exitBug},
 		{&runtime.InputError{Input: "x", Msg: "dim 1 is 16, want 9"}, exitInput},

@@ -133,13 +133,23 @@ func planFor(cmd *cobra.Command, model, backendName, policyName string, groups [
 	for _, g := range groups {
 		opt.Groups = append(opt.Groups, strings.Split(g, ","))
 	}
-	plan, err := partition.ProposeProgram(p, prof, opt)
+	plan, r, err := planProgram(p, prof, policy, opt, model)
 	if err != nil {
 		a.Close()
 		return nil, fmt.Errorf("%s: %w", model, err)
 	}
-	r := report.Build(p, plan, report.Options{Model: model, Backend: prof.Name, Printer: printer(), Judgements: judge(p, plan, prof, policy)})
 	return &planned{archive: a, program: p, prof: prof, policy: policy, plan: plan, report: r}, nil
+}
+
+// planProgram is planFor once the program is read: the proposal, the
+// judgements of its crossings and the report built from them.
+func planProgram(p *ir.Program, prof *backend.Profile, policy lower.Policy, opt partition.GraphOptions, model string) (*partition.Plan, *report.Report, error) {
+	plan, err := partition.ProposeProgram(p, prof, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	r := report.Build(p, plan, report.Options{Model: model, Backend: prof.Name, Printer: printer(), Judgements: judge(p, plan, prof, policy)})
+	return plan, r, nil
 }
 
 // judge is lower.Judge's verdicts on a plan, in the form the report takes.

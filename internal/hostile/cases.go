@@ -284,9 +284,10 @@ func both(fns ...func(string) error) func(string) error {
 }
 
 // mlpCase copies the mlp fixture's reference case to DIR/case.
-func mlpCase(dir string) error { return copyCase(dir, "mlp", "case0") }
+func mlpCase(dir string) error { return CopyCase(dir, "mlp", "case0") }
 
-func copyCase(dir, model, name string) error {
+// CopyCase copies a fixture model's reference case (io/NAME) to DIR/case.
+func CopyCase(dir, model, name string) error {
 	src := filepath.Join(fixtures.ModelDir(model), "io", name)
 	dst := filepath.Join(dir, "case")
 	if err := os.MkdirAll(dst, 0o755); err != nil {
@@ -433,7 +434,7 @@ func contractCases() ([]Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	gpt2Case := func(dir string) error { return copyCase(dir, "gpt2_tiny", "case1") }
+	gpt2Case := func(dir string) error { return CopyCase(dir, "gpt2_tiny", "case1") }
 	want := []string{"placeholders.sym_int: int recorded, refuse registered"}
 	return []Case{
 		{Name: "recorded_contract_verify", Class: "contract", Archive: data, Args: []string{"verify", Model},

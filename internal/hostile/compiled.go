@@ -35,7 +35,7 @@ func compiledCases() ([]Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	mlpCase := func(dir string) error { return copyCase(dir, "mlp", "case0") }
+	mlpCase := func(dir string) error { return CopyCase(dir, "mlp", "case0") }
 	return []Case{
 		{Name: "compiled_garbage_verify", Class: "contract", Archive: garbage, Args: []string{"verify", Model},
 			Want: []string{"compiled", "lowered_module_0", "ModelProto"}},

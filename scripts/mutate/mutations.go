@@ -71,7 +71,7 @@ var mutations = []mutation{
 		"\t\tm := x % y\n\t\tif m != 0 && ((m < 0) != (y < 0)) {\n\t\t\tm += y\n\t\t}", "\t\tm := x % y",
 		[]string{"./runtime"}, "Scalar"},
 	{"float floordiv as floor(x/y)", "runtime/scalar.go",
-		"\tq, _ := pyFloatDivmod(num(a[0]), y)\n\treturn value.FromDouble(q), nil", "\treturn value.FromDouble(math.Floor(num(a[0]) / y)), nil",
+		"\tq, _ := sym.FloatDivmod(num(a[0]), y)\n\treturn value.FromDouble(q), nil", "\treturn value.FromDouble(math.Floor(num(a[0]) / y)), nil",
 		[]string{"./runtime"}, "Scalar"},
 	{"int truediv rounds twice beyond 2**53", "runtime/scalar.go",
 		"x != 0 && (x > exact", "false && (x > exact",

@@ -1,0 +1,53 @@
+package backend_test
+
+import (
+	"testing"
+
+	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/fixtures"
+	"github.com/seam-rt/seam/ir"
+)
+
+// TestSupportsIndexed: judging a node from the def-use index gives the
+// verdict judging it from its arguments gives, for every node of every
+// fixture graph (nested ones too) and profiles that refuse by op, dtype,
+// dynamic shape and name.
+func TestSupportsIndexed(t *testing.T) {
+	var profs []*backend.Profile
+	for _, name := range []string{"tensor-only", "static-shapes", "matmul-only"} {
+		p, ok := backend.Builtin(name)
+		if !ok {
+			t.Fatalf("no built-in profile %s", name)
+		}
+		profs = append(profs, p)
+	}
+	strict, err := backend.Parse([]byte(`{"name": "strict", "ops": {"include": ["aten.*"], "exclude": ["aten.view*"]},
+ "exclude_nodes": ["relu"], "dtypes": ["f32"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	profs = append(profs, strict)
+	nodes, refused := 0, 0
+	for _, model := range fixtures.Models() {
+		p := fixtures.Load(t, fixtures.Model(model))
+		_ = p.Graph.Walk(func(path string, g *ir.Graph) error {
+			du := g.DefUse()
+			for i, n := range g.Nodes {
+				for _, prof := range profs {
+					want := prof.Supports(g, n)
+					if got := prof.SupportsIndexed(g, du, i); got != want {
+						t.Errorf("%s %s for %s: indexed %v, from the arguments %v", model, ir.PathName(path, n.Name), prof.Name, got, want)
+					}
+					nodes++
+					if !want.OK() {
+						refused++
+					}
+				}
+			}
+			return nil
+		})
+	}
+	if nodes < 1000 || refused == 0 || refused == nodes {
+		t.Errorf("%d verdicts, %d refusals: the fixtures did not exercise both", nodes, refused)
+	}
+}
