@@ -38,10 +38,14 @@ func init() {
 	}
 }
 
-// kernelCompiler runs a lowered module with seam's CPU kernels.
-var kernelCompiler backend.Compiler = backend.CompilerFunc(compileWithKernels)
+// kernelCompiler runs a lowered module with seam's CPU kernels. The
+// loader knows it by its type: a module it compiles runs with the parent
+// program's Threads and Disable, as the parent's own nodes would.
+var kernelCompiler backend.Compiler = kernelBackend{}
 
-func compileWithKernels(m *ir.Program, _ map[string]string) (backend.Executable, error) {
+type kernelBackend struct{}
+
+func (kernelBackend) Compile(m *ir.Program, _ map[string]string) (backend.Executable, error) {
 	return Load(m, Options{})
 }
 
@@ -75,7 +79,7 @@ func (l *Loader) delegate(n *ir.Node) (*delegateCall, error) {
 		return nil, err
 	}
 	call.profile = prof
-	exe, err := compile(name, m, d)
+	exe, err := compile(name, m, d, l.opt)
 	if err != nil {
 		return nil, err
 	}
@@ -100,8 +104,9 @@ func (l *Loader) delegate(n *ir.Node) (*delegateCall, error) {
 
 // compile makes an executable of a module with its backend: from the
 // compiled form lowering stored, for a backend that compiles at lowering
-// time (backend.Preprocessor), else from the module's program.
-func compile(name string, m *ir.Program, d *ir.Delegate) (backend.Executable, error) {
+// time (backend.Preprocessor), else from the module's program. A module
+// that runs on seam's kernels gets opt's Threads and passes.
+func compile(name string, m *ir.Program, d *ir.Delegate, opt Options) (backend.Executable, error) {
 	if pre, ok := backend.PreprocessorFor(d.Backend); ok {
 		if d.Compiled == nil {
 			return nil, fmt.Errorf("module %s has no compiled form (data/delegates/%s.bin), which backend %s compiles when lowering and needs to run it: lower the program again", name, name, d.Backend)
@@ -117,8 +122,10 @@ func compile(name string, m *ir.Program, d *ir.Delegate) (backend.Executable, er
 		return exe, nil
 	}
 	comp, ok := backend.CompilerFor(d.Backend)
-	if !ok {
-		comp = backend.CompilerFunc(compileWithKernels)
+	if _, kernels := comp.(kernelBackend); !ok || kernels {
+		comp = backend.CompilerFunc(func(m *ir.Program, _ map[string]string) (backend.Executable, error) {
+			return Load(m, Options{Threads: opt.Threads, Disable: opt.Disable})
+		})
 	}
 	exe, err := comp.Compile(m, d.CompileOptions)
 	if err != nil {

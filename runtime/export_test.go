@@ -13,6 +13,16 @@ func PlanSummary(p *Program) string {
 	for i := range p.plan.steps {
 		st := &p.plan.steps[i]
 		fmt.Fprintf(&b, "%s %s/%d move=%v dead=%d\n", st.node.Name, st.runs, len(st.args), st.move, len(p.plan.dead[i]))
+		// A module run on seam's kernels is a plan too: indented below.
+		if st.call != nil {
+			if m, ok := st.call.exe.(*Program); ok {
+				for _, l := range strings.SplitAfter(PlanSummary(m), "\n") {
+					if l != "" {
+						b.WriteString("  " + l)
+					}
+				}
+			}
+		}
 	}
 	return b.String()
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/runtime"
@@ -96,4 +98,28 @@ func TestDocListsPasses(t *testing.T) {
 	if !slices.Equal(listed, runtime.PassNames()) {
 		t.Errorf("doc.go lists the passes %v, Load runs %v", listed, runtime.PassNames())
 	}
+}
+
+// A lowered module that runs on seam's kernels is compiled with the
+// parent's options: a pass switched off for the program is off in its
+// modules too, and they still match.
+func TestDisableReachesModules(t *testing.T) {
+	prof, _ := backend.Builtin("reference")
+	res, err := delegate.Program(fixtures.Load(t, fixtures.Model("gpt2_tiny")), prof, delegate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := runtime.LoadLowered(res.Lowered, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, err := runtime.LoadLowered(res.Lowered, runtime.Options{Disable: []string{"gelu"}, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := runtime.PlanSummary(full), runtime.PlanSummary(off)
+	if !strings.Contains(a, "  ") || a == b {
+		t.Fatalf("the module's plan is the same with gelu off:\n%s", b)
+	}
+	runCases(t, "gpt2_tiny lowered, gelu off", off, loadCasesIn(t, fixtures.ModelDir("gpt2_tiny")))
 }
