@@ -415,20 +415,6 @@ func getF32(n int) *[]float32 {
 	return b
 }
 
-// copyShort is copy for the rows of small planes, where a memmove call
-// costs more than the copy (measured: up to 16 values; past that memmove
-// wins, also over eight-value array moves).
-func copyShort(dst, src []float32) {
-	if len(dst) > 16 {
-		copy(dst, src)
-		return
-	}
-	src = src[:len(dst)]
-	for i := range dst {
-		dst[i] = src[i]
-	}
-}
-
 func roundUp(x, m int) int { return (x + m - 1) / m * m }
 
 // tapOffsets lists where each tap (input channel, kernel row, kernel
@@ -481,10 +467,7 @@ func (cv *conv) directGroups(lo, hi int, buf []float32, offs []int, l directLayo
 		}
 		for k := 0; k < n*og; k++ {
 			out := cv.dst[(b*cv.o+g*og+k)*plane:][:plane]
-			wk := wide[k*l.wide:]
-			for y := 0; y < cv.oh; y++ {
-				copyShort(out[y*cv.ow:(y+1)*cv.ow], wk[y*l.wq:])
-			}
+			vec.CopyRows(out, cv.ow, wide[k*l.wide:], l.wq, cv.ow, cv.oh)
 			if cv.act != nil {
 				cv.act(out, out)
 			}
@@ -519,6 +502,10 @@ func (cv *conv) padGroups(pad, src []float32, n int, l directLayout) {
 			}
 			continue
 		}
+		if sh == 1 && sw == 1 {
+			vec.CopyRows(pad[base+cv.ph*l.wq+cv.pw:], l.wq, src[ic*cv.h*cv.w:], cv.w, cv.w, cv.h)
+			continue
+		}
 		// Padded row r = iy + ph is row qy of phase ry.
 		ry, qy := cv.ph%sh, cv.ph/sh
 		for iy := 0; iy < cv.h; iy, ry = iy+1, ry+1 {
@@ -529,7 +516,7 @@ func (cv *conv) padGroups(pad, src []float32, n int, l directLayout) {
 			row := base + ry*sw*l.phase + qy*l.wq
 			switch sw {
 			case 1:
-				copyShort(pad[row+cv.pw:][:cv.w], line)
+				vec.CopyRows(pad[row+cv.pw:], cv.w, line, cv.w, cv.w, 1)
 				continue
 			case 2:
 				// Even columns to one phase, odd ones to the other.

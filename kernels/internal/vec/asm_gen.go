@@ -1792,6 +1792,79 @@ func avx2Deinterleave(g *gen) {
 	g.p("RET")
 }
 
+// avx2CopyRows: for r < rows, dst[r*ds + i] = src[r*ss + i] for i < n,
+// n >= 1: 32 values at a time in four Y registers, then 8, 4, 2 and 1
+// (no masked stores, slow on AMD; the rows are a small plane's, 6 to 48
+// values, copied into or out of a padded plane).
+func avx2CopyRows(g *gen) {
+	name := "copyRowsAVX2"
+	g.raw(fmt.Sprintf("\n// func %s(dst *float32, ds int, src *float32, ss, n, rows int)\nTEXT ·%s(SB), NOSPLIT, $0-48\n", name, name))
+	g.p("MOVQ dst+0(FP), R9")
+	g.p("MOVQ ds+8(FP), R11")
+	g.p("SHLQ $2, R11")
+	g.p("MOVQ src+16(FP), R12")
+	g.p("MOVQ ss+24(FP), R13")
+	g.p("SHLQ $2, R13")
+	g.p("MOVQ rows+40(FP), R14")
+	g.label("row")
+	g.p("TESTQ R14, R14")
+	g.p("JZ   done")
+	g.p("MOVQ R9, DI")
+	g.p("MOVQ R12, SI")
+	g.p("MOVQ n+32(FP), CX")
+	g.label("loop")
+	g.p("CMPQ CX, $32")
+	g.p("JB   eight")
+	for i := 0; i < 4; i++ {
+		g.p("VMOVUPS %d(SI), Y%d", 32*i, i)
+	}
+	for i := 0; i < 4; i++ {
+		g.p("VMOVUPS Y%d, %d(DI)", i, 32*i)
+	}
+	g.p("ADDQ $128, SI")
+	g.p("ADDQ $128, DI")
+	g.p("SUBQ $32, CX")
+	g.p("JMP  loop")
+	g.label("eight")
+	g.p("CMPQ CX, $8")
+	g.p("JB   four")
+	g.p("VMOVUPS (SI), Y0")
+	g.p("VMOVUPS Y0, (DI)")
+	g.p("ADDQ $32, SI")
+	g.p("ADDQ $32, DI")
+	g.p("SUBQ $8, CX")
+	g.p("JMP  eight")
+	g.label("four")
+	g.p("CMPQ CX, $4")
+	g.p("JB   two")
+	g.p("VMOVUPS (SI), X0")
+	g.p("VMOVUPS X0, (DI)")
+	g.p("ADDQ $16, SI")
+	g.p("ADDQ $16, DI")
+	g.p("SUBQ $4, CX")
+	g.label("two")
+	g.p("CMPQ CX, $2")
+	g.p("JB   one")
+	g.p("MOVQ (SI), AX")
+	g.p("MOVQ AX, (DI)")
+	g.p("ADDQ $8, SI")
+	g.p("ADDQ $8, DI")
+	g.p("SUBQ $2, CX")
+	g.label("one")
+	g.p("TESTQ CX, CX")
+	g.p("JZ   next")
+	g.p("MOVL (SI), AX")
+	g.p("MOVL AX, (DI)")
+	g.label("next")
+	g.p("ADDQ R11, R9")
+	g.p("ADDQ R13, R12")
+	g.p("DECQ R14")
+	g.p("JMP  row")
+	g.label("done")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
 func avx2All(g *gen) {
 	for _, op := range []struct{ name, ins string }{{"add", "VADDPS"}, {"sub", "VSUBPS"}, {"mul", "VMULPS"}, {"div", "VDIVPS"}} {
 		avx2Binary(g, op.name+"VV256", op.ins, false, false)
@@ -1864,6 +1937,7 @@ func avx2All(g *gen) {
 	avx2Taps(g)
 	avx2Taps4(g)
 	avx2Deinterleave(g)
+	avx2CopyRows(g)
 	avx2Data(g)
 	avx2TailData(g)
 }

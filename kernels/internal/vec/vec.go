@@ -596,6 +596,25 @@ func TapsPlanes(dst []float32, ds, n int, src []float32, ss int, offs []int, w [
 	}
 }
 
+// CopyRows copies rows rows of n values, row r from src[r*ss:] to
+// dst[r*ds:], the bounds checked once: a small plane's rows into a padded
+// one or out of one, where a copy per row costs more than its values.
+func CopyRows(dst []float32, ds int, src []float32, ss, n, rows int) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	if ds < n || ss < 0 || (rows-1)*ds+n > len(dst) || (rows-1)*ss+n > len(src) {
+		panic("vec: copy rows out of range")
+	}
+	if useAsm || useAVX2 {
+		copyRowsAVX2(&dst[0], ds, &src[0], ss, n, rows)
+		return
+	}
+	for r := 0; r < rows; r++ {
+		copy(dst[r*ds:][:n], src[r*ss:][:n])
+	}
+}
+
 // Deinterleave splits src into its even and odd elements: even[i] =
 // src[2i] for i < (len(src)+1)/2, odd[i] = src[2i+1] for i < len(src)/2
 // (a stride-2 row split into the phases a convolution reads).

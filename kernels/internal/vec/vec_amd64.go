@@ -185,6 +185,9 @@ func tapsAVX2(dst, src *float32, offs *int, w *float32, taps int, bias float32, 
 func deinterleaveAVX2(even, odd *float32, ds int, src *float32, ss, n, rows int)
 
 //go:noescape
+func copyRowsAVX2(dst *float32, ds int, src *float32, ss, n, rows int)
+
+//go:noescape
 func taps4AVX2(dst *float32, ds int, src *float32, offs *int, w *float32, taps int, bias *float32, n int)
 
 //go:noescape

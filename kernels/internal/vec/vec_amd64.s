@@ -3628,6 +3628,75 @@ done:
 	VZEROUPPER
 	RET
 
+// func copyRowsAVX2(dst *float32, ds int, src *float32, ss, n, rows int)
+TEXT ·copyRowsAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), R9
+	MOVQ ds+8(FP), R11
+	SHLQ $2, R11
+	MOVQ src+16(FP), R12
+	MOVQ ss+24(FP), R13
+	SHLQ $2, R13
+	MOVQ rows+40(FP), R14
+row:
+	TESTQ R14, R14
+	JZ   done
+	MOVQ R9, DI
+	MOVQ R12, SI
+	MOVQ n+32(FP), CX
+loop:
+	CMPQ CX, $32
+	JB   eight
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP  loop
+eight:
+	CMPQ CX, $8
+	JB   four
+	VMOVUPS (SI), Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP  eight
+four:
+	CMPQ CX, $4
+	JB   two
+	VMOVUPS (SI), X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DI
+	SUBQ $4, CX
+two:
+	CMPQ CX, $2
+	JB   one
+	MOVQ (SI), AX
+	MOVQ AX, (DI)
+	ADDQ $8, SI
+	ADDQ $8, DI
+	SUBQ $2, CX
+one:
+	TESTQ CX, CX
+	JZ   next
+	MOVL (SI), AX
+	MOVL AX, (DI)
+next:
+	ADDQ R11, R9
+	ADDQ R13, R12
+	DECQ R14
+	JMP  row
+done:
+	VZEROUPPER
+	RET
+
 DATA avx2c<>+0(SB)/4, $0xc2aeac4f
 DATA avx2c<>+4(SB)/4, $0xc2aeac4f
 DATA avx2c<>+8(SB)/4, $0xc2aeac4f

@@ -86,6 +86,8 @@ func deinterleaveAVX2(even, odd *float32, ds int, src *float32, ss, n, rows int)
 	panic("vec: no assembly")
 }
 
+func copyRowsAVX2(dst *float32, ds int, src *float32, ss, n, rows int) { panic("vec: no assembly") }
+
 func taps4AVX2(dst *float32, ds int, src *float32, offs *int, w *float32, taps int, bias *float32, n int) {
 	panic("vec: no assembly")
 }

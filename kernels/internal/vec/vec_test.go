@@ -830,3 +830,38 @@ func testDeinterleaveRows(t *testing.T) {
 		}
 	}
 }
+
+func TestCopyRows(t *testing.T) { forEachISA(t, testCopyRows) }
+
+// Each row of CopyRows is its source row, and nothing between the rows
+// or past the last is written.
+func testCopyRows(t *testing.T) {
+	for _, n := range lengths[1:] {
+		rows, ds, ss := 3, n+3, n+1
+		src := make([]float32, (rows-1)*ss+n)
+		for i := range src {
+			src[i] = float32(i + 1)
+		}
+		dst := make([]float32, (rows-1)*ds+n+5)
+		for i := range dst {
+			dst[i] = 42
+		}
+		CopyRows(dst, ds, src, ss, n, rows)
+		for i, v := range dst {
+			r, c := i/ds, i%ds
+			want := float32(42)
+			if r < rows && c < n {
+				want = src[r*ss+c]
+			}
+			if v != want {
+				t.Fatalf("n=%d dst[%d] (row %d, column %d) = %g, want %g", n, i, r, c, v, want)
+			}
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("rows past the destination's end did not panic")
+		}
+	}()
+	CopyRows(make([]float32, 10), 5, make([]float32, 20), 5, 5, 3)
+}
