@@ -88,6 +88,14 @@ func deinterleaveAVX2(even, odd *float32, ds int, src *float32, ss, n, rows int)
 
 func copyRowsAVX2(dst *float32, ds int, src *float32, ss, n, rows int) { panic("vec: no assembly") }
 
+func packHWC8AVX2(dst *float32, offs *int, src *float32, plane, n int) { panic("vec: no assembly") }
+
+func unpackHWC8AVX2(dst *float32, plane int, src *float32, n int) { panic("vec: no assembly") }
+
+func tapsHWC8AVX2(dst, src *float32, pix *int, n int, offs *int, w *float32, taps int, bias *float32) {
+	panic("vec: no assembly")
+}
+
 func taps4AVX2(dst *float32, ds int, src *float32, offs *int, w *float32, taps int, bias *float32, n int) {
 	panic("vec: no assembly")
 }
