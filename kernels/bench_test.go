@@ -23,8 +23,13 @@ func randTensor(r *rand.Rand, sizes ...int) *tensor.Tensor {
 // benchKernel runs a kernel repeatedly with its outputs released each time,
 // the steady state of an executor.
 func benchKernel(b *testing.B, target string, named ...ops.NamedArg) {
-	s, _ := ops.Lookup(target)
 	k, _ := kernels.Lookup(target)
+	benchWith(b, target, k, named...)
+}
+
+// benchWith times kernel k on arguments bound by target's schema.
+func benchWith(b *testing.B, target string, k kernels.Kernel, named ...ops.NamedArg) {
+	s, _ := ops.Lookup(target)
 	args, err := s.Bind(nil, named)
 	if err != nil {
 		b.Fatal(err)
@@ -69,6 +74,11 @@ func BenchmarkAddmmGPT2(b *testing.B) {
 func BenchmarkBmmAttention(b *testing.B) {
 	r := rand.New(rand.NewSource(1))
 	benchKernel(b, "aten.bmm.default", tv(randTensor(r, 4, 128, 16)), tv(randTensor(r, 4, 16, 128)))
+}
+
+func BenchmarkSoftmaxViT(b *testing.B) {
+	x := randTensor(rand.New(rand.NewSource(1)), 2, 4, 65, 65)
+	benchKernel(b, "aten._softmax.default", tv(x), pos(value.FromInt(-1)), pos(value.FromBool(false)))
 }
 
 func BenchmarkSoftmax(b *testing.B) {
@@ -222,11 +232,14 @@ func BenchmarkConvMobileNet(b *testing.B) {
 		{"pw-32to184-6", 32, 6, 184, 1, 1, 1},
 		{"pw-72to432-3", 72, 3, 432, 1, 1, 1},
 	} {
-		b.Run(c.name, func(b *testing.B) {
-			p := int64(c.k / 2)
-			benchKernel(b, "aten.convolution.default", tv(randTensor(r, 3, c.c, c.h, c.h)), tv(randTensor(r, c.o, c.c/c.group, c.k, c.k)),
-				tv(randTensor(r, c.o)), ints(int64(c.stride), int64(c.stride)), ints(p, p), ints(1, 1), pos(value.FromBool(false)),
-				ints(0, 0), pos(value.FromInt(int64(c.group))))
-		})
+		p := int64(c.k / 2)
+		args := []ops.NamedArg{tv(randTensor(r, 3, c.c, c.h, c.h)), tv(randTensor(r, c.o, c.c/c.group, c.k, c.k)),
+			tv(randTensor(r, c.o)), ints(int64(c.stride), int64(c.stride)), ints(p, p), ints(1, 1), pos(value.FromBool(false)),
+			ints(0, 0), pos(value.FromInt(int64(c.group)))}
+		b.Run(c.name, func(b *testing.B) { benchKernel(b, "aten.convolution.default", args...) })
+		// As the net runs it: batch norm folded into the bias, then
+		// hardswish fused (kernels.ConvolutionAct).
+		act, _ := kernels.ConvolutionAct("aten.hardswish.default")
+		b.Run(c.name+"+hardswish", func(b *testing.B) { benchWith(b, "aten.convolution.default", act, args...) })
 	}
 }
