@@ -110,6 +110,14 @@ func BenchmarkElementwise(b *testing.B) {
 		p, _ := new(tensor.Tensor).Permute(randTensor(r, 1, 4, 128, 16), []int{0, 2, 1, 3})
 		benchKernel(b, "aten.clone.default", tv(p))
 	})
+	b.Run("clone_keys_transposed", func(b *testing.B) {
+		// ViT's K^T: [2, 65, 3, 4, 16] permuted, the keys selected, the last
+		// two dims swapped.
+		qkv, _ := new(tensor.Tensor).Permute(randTensor(r, 2, 65, 3, 4, 16), []int{2, 0, 3, 1, 4})
+		k, _ := new(tensor.Tensor).Select(qkv, 0, 1)
+		kt, _ := new(tensor.Tensor).Transpose(k, 2, 3)
+		benchKernel(b, "aten.clone.default", tv(kt))
+	})
 }
 
 // gpt2Input is a length-n prompt for gpt2_tiny (vocabulary 1000).

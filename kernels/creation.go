@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 
+	"github.com/seam-rt/seam/kernels/internal/vec"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
 )
@@ -50,11 +51,48 @@ func copyOf(ctx *Context, x *tensor.Tensor, dt tensor.DType) (*tensor.Tensor, er
 	if err != nil {
 		return nil, err
 	}
+	if dt == tensor.Float32 && copyTransposed(r, x) {
+		return r, nil
+	}
 	if err := tensor.Copy(r, x); err != nil {
 		ctx.Pool.Release(r)
 		return nil, err
 	}
 	return r, nil
+}
+
+// copyTransposed copies a float32 x whose last two dims are swapped in
+// memory (the second-last of stride 1, the last strided: attention's keys
+// made contiguous as K^T) into the contiguous r in 8x8 blocks
+// (vec.Transpose), instead of one strided read per value; false, copying
+// nothing, for any other layout.
+func copyTransposed(r, x *tensor.Tensor) bool {
+	nd := x.Dim()
+	if nd < 2 || x.DType() != tensor.Float32 {
+		return false
+	}
+	st, sz := x.Strides(), x.Sizes()
+	rows, cols, ls := sz[nd-1], sz[nd-2], st[nd-1]
+	if st[nd-2] != 1 || ls < cols || rows < 8 || cols < 8 {
+		return false
+	}
+	var w tensor.Walk
+	w.Init(sz[:nd-2])
+	w.Add(r.Strides()[:nd-2], 0)
+	w.Add(st[:nd-2], 0)
+	w.Coalesce()
+	if w.Err() != nil {
+		return false
+	}
+	d, s := tensor.Contig[float32](r), tensor.Data[float32](x)
+	for w.Next() {
+		for k := 0; k < w.Len; k++ {
+			// The block is a rows x cols matrix with rows ls apart in x,
+			// written transposed: r's [cols, rows] block, rows contiguous.
+			vec.Transpose(d[w.Off[0]+k*w.Step[0]:], rows, s[w.Off[1]+k*w.Step[1]:], ls, rows, cols)
+		}
+	}
+	return true
 }
 
 func cloneKernel(ctx *Context, args, out []value.Value) error {

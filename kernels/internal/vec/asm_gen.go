@@ -2027,6 +2027,57 @@ func avx2TapsHWC8(g *gen) {
 	})
 }
 
+// avx2Transpose: dst[c*ld + r] = src[r*ls + c] for r < rows, c < cols,
+// both positive multiples of 8: 8x8 blocks transposed in registers, a
+// block row of src at a time.
+func avx2Transpose(g *gen) {
+	name := "transposeAVX2"
+	g.raw(fmt.Sprintf("\n// func %s(dst *float32, ld int, src *float32, ls, rows, cols int)\nTEXT ·%s(SB), NOSPLIT, $0-48\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ ld+8(FP), R8")
+	g.p("SHLQ $2, R8")
+	g.p("MOVQ src+16(FP), SI")
+	g.p("MOVQ ls+24(FP), R9")
+	g.p("SHLQ $2, R9")
+	g.p("MOVQ rows+32(FP), CX")
+	g.p("LEAQ (R9)(R9*2), R10")
+	g.p("LEAQ (R8)(R8*2), R11")
+	g.label("rowblk")
+	g.p("MOVQ SI, AX")
+	g.p("MOVQ DI, BX")
+	g.p("MOVQ cols+40(FP), DX")
+	g.label("colblk")
+	g.p("LEAQ (AX)(R9*4), R12")
+	g.p("VMOVUPS (AX), Y0")
+	g.p("VMOVUPS (AX)(R9*1), Y1")
+	g.p("VMOVUPS (AX)(R9*2), Y2")
+	g.p("VMOVUPS (AX)(R10*1), Y3")
+	g.p("VMOVUPS (R12), Y4")
+	g.p("VMOVUPS (R12)(R9*1), Y5")
+	g.p("VMOVUPS (R12)(R9*2), Y6")
+	g.p("VMOVUPS (R12)(R10*1), Y7")
+	transpose8(g)
+	g.p("LEAQ (BX)(R8*4), R12")
+	g.p("VMOVUPS Y8, (BX)")
+	g.p("VMOVUPS Y9, (BX)(R8*1)")
+	g.p("VMOVUPS Y10, (BX)(R8*2)")
+	g.p("VMOVUPS Y11, (BX)(R11*1)")
+	g.p("VMOVUPS Y12, (R12)")
+	g.p("VMOVUPS Y13, (R12)(R8*1)")
+	g.p("VMOVUPS Y14, (R12)(R8*2)")
+	g.p("VMOVUPS Y15, (R12)(R11*1)")
+	g.p("ADDQ $32, AX")
+	g.p("LEAQ (BX)(R8*8), BX")
+	g.p("SUBQ $8, DX")
+	g.p("JNZ  colblk")
+	g.p("LEAQ (SI)(R9*8), SI")
+	g.p("ADDQ $32, DI")
+	g.p("SUBQ $8, CX")
+	g.p("JNZ  rowblk")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
 func avx2All(g *gen) {
 	for _, op := range []struct{ name, ins string }{{"add", "VADDPS"}, {"sub", "VSUBPS"}, {"mul", "VMULPS"}, {"div", "VDIVPS"}} {
 		avx2Binary(g, op.name+"VV256", op.ins, false, false)
@@ -2103,6 +2154,7 @@ func avx2All(g *gen) {
 	avx2PackHWC8(g)
 	avx2UnpackHWC8(g)
 	avx2TapsHWC8(g)
+	avx2Transpose(g)
 	avx2Data(g)
 	avx2TailData(g)
 }

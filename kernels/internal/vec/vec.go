@@ -726,6 +726,35 @@ func TapsHWC8(dst, src []float32, pix, taps Pixels, w, bias []float32) {
 	}
 }
 
+// Transpose writes the rows x cols matrix src (row r at src[r*ls:])
+// transposed into dst: dst[c*ld + r] = src[r*ls + c]. Whole 8x8 blocks are
+// transposed in registers, the rows and columns past them one value at a
+// time.
+func Transpose(dst []float32, ld int, src []float32, ls, rows, cols int) {
+	if rows <= 0 || cols <= 0 {
+		return
+	}
+	if ld < rows || ls < cols || (cols-1)*ld+rows > len(dst) || (rows-1)*ls+cols > len(src) {
+		panic("vec: transpose out of range")
+	}
+	r8, c8 := rows&^7, cols&^7
+	if !(useAsm || useAVX2) || r8 == 0 || c8 == 0 {
+		r8, c8 = 0, 0
+	} else {
+		transposeAVX2(&dst[0], ld, &src[0], ls, r8, c8)
+	}
+	for r := 0; r < rows; r++ {
+		c := 0
+		if r < r8 {
+			c = c8
+		}
+		row := src[r*ls : r*ls+cols]
+		for ; c < cols; c++ {
+			dst[c*ld+r] = row[c]
+		}
+	}
+}
+
 // Deinterleave splits src into its even and odd elements: even[i] =
 // src[2i] for i < (len(src)+1)/2, odd[i] = src[2i+1] for i < len(src)/2
 // (a stride-2 row split into the phases a convolution reads).

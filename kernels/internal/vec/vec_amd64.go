@@ -204,3 +204,6 @@ func softmaxRowsAVX2(dst, x *float32, n, rows, ds, xs int)
 
 //go:noescape
 func scaledMaskedSoftmaxRowsAVX2(dst, x, mask *float32, scale float32, n, rows, ds, xs, ms int)
+
+//go:noescape
+func transposeAVX2(dst *float32, ld int, src *float32, ls, rows, cols int)

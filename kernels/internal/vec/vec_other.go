@@ -105,3 +105,5 @@ func softmaxRowsAVX2(dst, x *float32, n, rows, ds, xs int) { panic("vec: no asse
 func scaledMaskedSoftmaxRowsAVX2(dst, x, mask *float32, scale float32, n, rows, ds, xs, ms int) {
 	panic("vec: no assembly")
 }
+
+func transposeAVX2(dst *float32, ld int, src *float32, ls, rows, cols int) { panic("vec: no assembly") }

@@ -942,3 +942,34 @@ func testHWC8(t *testing.T) {
 		}
 	}
 }
+
+func TestTranspose(t *testing.T) { forEachISA(t, testTranspose) }
+
+// Transpose moves every value to its transposed place and writes nothing
+// else, for block and edge sizes on both sides.
+func testTranspose(t *testing.T) {
+	for _, rows := range []int{1, 7, 8, 9, 16, 17, 65} {
+		for _, cols := range []int{1, 5, 8, 15, 16, 24} {
+			ls, ld := cols+3, rows+2
+			src := make([]float32, (rows-1)*ls+cols)
+			for i := range src {
+				src[i] = float32(i + 1)
+			}
+			dst := make([]float32, (cols-1)*ld+rows+4)
+			for i := range dst {
+				dst[i] = -1
+			}
+			Transpose(dst, ld, src, ls, rows, cols)
+			for i, v := range dst {
+				c, r := i/ld, i%ld
+				want := float32(-1)
+				if c < cols && r < rows {
+					want = src[r*ls+c]
+				}
+				if v != want {
+					t.Fatalf("%dx%d: dst[%d] (row %d, column %d) = %g, want %g", rows, cols, i, c, r, v, want)
+				}
+			}
+		}
+	}
+}
