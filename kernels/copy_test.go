@@ -10,10 +10,11 @@ import (
 )
 
 // A clone of a tensor whose last two dims are swapped in memory (the 8x8
-// block transpose) is bitwise what the strided walk copies, over views as
-// attention makes them (a select of a permuted projection, K^T, expanded
-// batch dims) and edge sizes on both sides of the blocks.
-func TestCloneTransposedMatchesCopy(t *testing.T) {
+// block transpose) or whose short rows are strided apart (vec.CopyRows)
+// is bitwise what the strided walk copies, over views as attention makes
+// them (a select of a permuted projection, K^T, expanded batch dims, heads
+// merged back) and edge sizes on both sides of the blocks.
+func TestCloneStridedMatchesCopy(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
 	must := func(x *tensor.Tensor, err error) *tensor.Tensor {
 		t.Helper()
@@ -34,7 +35,11 @@ func TestCloneTransposedMatchesCopy(t *testing.T) {
 		x = must(new(tensor.Tensor).Permute(x, []int{2, 0, 3, 1, 4}))
 		k := must(new(tensor.Tensor).Select(x, 0, 1))
 		kt := must(new(tensor.Tensor).Transpose(k, 2, 3))
-		views := []*tensor.Tensor{kt, must(new(tensor.Tensor).Transpose(must(tensor.FromSlice(v[:seq*hd], seq, hd)), 0, 1))}
+		// Also q itself (short rows strided apart), and the heads merged
+		// back ([b, heads, seq, hd] as [b, seq, heads, hd]).
+		q := must(new(tensor.Tensor).Select(x, 0, 0))
+		views := []*tensor.Tensor{kt, must(new(tensor.Tensor).Transpose(must(tensor.FromSlice(v[:seq*hd], seq, hd)), 0, 1)),
+			q, must(new(tensor.Tensor).Transpose(must(tensor.FromSlice(v[:b*heads*seq*hd], b, heads, seq, hd)), 1, 2))}
 		if trial%3 == 0 {
 			e := must(new(tensor.Tensor).Select(kt, 0, 0))
 			views = append(views, must(new(tensor.Tensor).Expand(e, []int{2, heads, hd, seq})))
