@@ -76,23 +76,9 @@ func copyTransposed(r, x *tensor.Tensor) bool {
 	if st[nd-2] != 1 || ls < cols || rows < 8 || cols < 8 {
 		return false
 	}
-	var w tensor.Walk
-	w.Init(sz[:nd-2])
-	w.Add(r.Strides()[:nd-2], 0)
-	w.Add(st[:nd-2], 0)
-	w.Coalesce()
-	if w.Err() != nil {
-		return false
-	}
-	d, s := tensor.Contig[float32](r), tensor.Data[float32](x)
-	for w.Next() {
-		for k := 0; k < w.Len; k++ {
-			// The block is a rows x cols matrix with rows ls apart in x,
-			// written transposed: r's [cols, rows] block, rows contiguous.
-			vec.Transpose(d[w.Off[0]+k*w.Step[0]:], rows, s[w.Off[1]+k*w.Step[1]:], ls, rows, cols)
-		}
-	}
-	return true
+	// Each inner matrix is rows x cols with rows ls apart in x, written
+	// transposed: r's [cols, rows] block, rows contiguous.
+	return forEachMatrix(r, x, func(d, s []float32) { vec.Transpose(d, rows, s, ls, rows, cols) })
 }
 
 // copyShortRows copies a float32 x whose rows (last dim) are contiguous but
@@ -110,10 +96,18 @@ func copyShortRows(r, x *tensor.Tensor) bool {
 	if st[nd-1] != 1 || n > shortRow || ss < 0 || rows < 2 {
 		return false
 	}
+	return forEachMatrix(r, x, func(d, s []float32) { vec.CopyRows(d, n, s, ss, n, rows) })
+}
+
+// forEachMatrix calls copy with the contiguous r and the float32 x from
+// the start of each of their inner matrices (the last two dims), in
+// order; false, calling nothing, when the outer dims cannot be walked.
+func forEachMatrix(r, x *tensor.Tensor, copy func(d, s []float32)) bool {
+	nd := x.Dim()
 	var w tensor.Walk
-	w.Init(sz[:nd-2])
+	w.Init(x.Sizes()[:nd-2])
 	w.Add(r.Strides()[:nd-2], 0)
-	w.Add(st[:nd-2], 0)
+	w.Add(x.Strides()[:nd-2], 0)
 	w.Coalesce()
 	if w.Err() != nil {
 		return false
@@ -121,7 +115,7 @@ func copyShortRows(r, x *tensor.Tensor) bool {
 	d, s := tensor.Contig[float32](r), tensor.Data[float32](x)
 	for w.Next() {
 		for k := 0; k < w.Len; k++ {
-			vec.CopyRows(d[w.Off[0]+k*w.Step[0]:], n, s[w.Off[1]+k*w.Step[1]:], ss, n, rows)
+			copy(d[w.Off[0]+k*w.Step[0]:], s[w.Off[1]+k*w.Step[1]:])
 		}
 	}
 	return true
