@@ -23,8 +23,13 @@ func randTensor(r *rand.Rand, sizes ...int) *tensor.Tensor {
 // benchKernel runs a kernel repeatedly with its outputs released each time,
 // the steady state of an executor.
 func benchKernel(b *testing.B, target string, named ...ops.NamedArg) {
-	s, _ := ops.Lookup(target)
 	k, _ := kernels.Lookup(target)
+	benchWith(b, target, k, named...)
+}
+
+// benchWith times kernel k on arguments bound by target's schema.
+func benchWith(b *testing.B, target string, k kernels.Kernel, named ...ops.NamedArg) {
+	s, _ := ops.Lookup(target)
 	args, err := s.Bind(nil, named)
 	if err != nil {
 		b.Fatal(err)
@@ -33,6 +38,7 @@ func benchKernel(b *testing.B, target string, named ...ops.NamedArg) {
 	out := make([]value.Value, len(s.Returns))
 	b.ReportAllocs()
 	b.ResetTimer()
+	c0 := cpuNanos()
 	for i := 0; i < b.N; i++ {
 		if err := k(ctx, args, out); err != nil {
 			b.Fatal(err)
@@ -41,6 +47,9 @@ func benchKernel(b *testing.B, target string, named ...ops.NamedArg) {
 			ctx.Release(v)
 		}
 	}
+	// CPU time as well as wall time: on a machine shared with other jobs
+	// the wall clock also counts the time they ran.
+	b.ReportMetric(float64(cpuNanos()-c0)/float64(b.N), "cpu-ns/op")
 }
 
 func pos(v value.Value) ops.NamedArg   { return ops.NamedArg{Value: v} }
@@ -65,6 +74,11 @@ func BenchmarkAddmmGPT2(b *testing.B) {
 func BenchmarkBmmAttention(b *testing.B) {
 	r := rand.New(rand.NewSource(1))
 	benchKernel(b, "aten.bmm.default", tv(randTensor(r, 4, 128, 16)), tv(randTensor(r, 4, 16, 128)))
+}
+
+func BenchmarkSoftmaxViT(b *testing.B) {
+	x := randTensor(rand.New(rand.NewSource(1)), 2, 4, 65, 65)
+	benchKernel(b, "aten._softmax.default", tv(x), pos(value.FromInt(-1)), pos(value.FromBool(false)))
 }
 
 func BenchmarkSoftmax(b *testing.B) {
@@ -95,6 +109,14 @@ func BenchmarkElementwise(b *testing.B) {
 	b.Run("clone_permuted", func(b *testing.B) {
 		p, _ := new(tensor.Tensor).Permute(randTensor(r, 1, 4, 128, 16), []int{0, 2, 1, 3})
 		benchKernel(b, "aten.clone.default", tv(p))
+	})
+	b.Run("clone_keys_transposed", func(b *testing.B) {
+		// ViT's K^T: [2, 65, 3, 4, 16] permuted, the keys selected, the last
+		// two dims swapped.
+		qkv, _ := new(tensor.Tensor).Permute(randTensor(r, 2, 65, 3, 4, 16), []int{2, 0, 3, 1, 4})
+		k, _ := new(tensor.Tensor).Select(qkv, 0, 1)
+		kt, _ := new(tensor.Tensor).Transpose(k, 2, 3)
+		benchKernel(b, "aten.clone.default", tv(kt))
 	})
 }
 
@@ -210,15 +232,22 @@ func BenchmarkConvMobileNet(b *testing.B) {
 		{"dw-3x3s2-16-48", 16, 48, 16, 3, 2, 16},
 		{"dw-3x3s2-56-24", 56, 24, 56, 3, 2, 56},
 		{"dw-5x5s1-184-6", 184, 6, 184, 5, 1, 184},
+		{"dw-3x3s1-72-12", 72, 12, 72, 3, 1, 72},
+		{"dw-5x5s2-216-6", 216, 6, 216, 5, 2, 216},
 		{"pw-16to56-24", 16, 24, 56, 1, 1, 1},
+		{"pw-24to72-12", 24, 12, 72, 1, 1, 1},
+		{"pw-40to216-6", 40, 6, 216, 1, 1, 1},
 		{"pw-32to184-6", 32, 6, 184, 1, 1, 1},
 		{"pw-72to432-3", 72, 3, 432, 1, 1, 1},
 	} {
-		b.Run(c.name, func(b *testing.B) {
-			p := int64(c.k / 2)
-			benchKernel(b, "aten.convolution.default", tv(randTensor(r, 3, c.c, c.h, c.h)), tv(randTensor(r, c.o, c.c/c.group, c.k, c.k)),
-				tv(randTensor(r, c.o)), ints(int64(c.stride), int64(c.stride)), ints(p, p), ints(1, 1), pos(value.FromBool(false)),
-				ints(0, 0), pos(value.FromInt(int64(c.group))))
-		})
+		p := int64(c.k / 2)
+		args := []ops.NamedArg{tv(randTensor(r, 3, c.c, c.h, c.h)), tv(randTensor(r, c.o, c.c/c.group, c.k, c.k)),
+			tv(randTensor(r, c.o)), ints(int64(c.stride), int64(c.stride)), ints(p, p), ints(1, 1), pos(value.FromBool(false)),
+			ints(0, 0), pos(value.FromInt(int64(c.group)))}
+		b.Run(c.name, func(b *testing.B) { benchKernel(b, "aten.convolution.default", args...) })
+		// As the net runs it: batch norm folded into the bias, then
+		// hardswish fused (kernels.ConvolutionAct).
+		act, _ := kernels.ConvolutionAct("aten.hardswish.default")
+		b.Run(c.name+"+hardswish", func(b *testing.B) { benchWith(b, "aten.convolution.default", act, args...) })
 	}
 }

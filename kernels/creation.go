@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 
+	"github.com/seam-rt/seam/kernels/internal/vec"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
 )
@@ -50,12 +51,79 @@ func copyOf(ctx *Context, x *tensor.Tensor, dt tensor.DType) (*tensor.Tensor, er
 	if err != nil {
 		return nil, err
 	}
+	if dt == tensor.Float32 && (copyTransposed(r, x) || copyShortRows(r, x)) {
+		return r, nil
+	}
 	if err := tensor.Copy(r, x); err != nil {
 		ctx.Pool.Release(r)
 		return nil, err
 	}
 	return r, nil
 }
+
+// copyTransposed copies a float32 x whose last two dims are swapped in
+// memory (the second-last of stride 1, the last strided: attention's keys
+// made contiguous as K^T) into the contiguous r in 8x8 blocks
+// (vec.Transpose), instead of one strided read per value; false, copying
+// nothing, for any other layout.
+func copyTransposed(r, x *tensor.Tensor) bool {
+	nd := x.Dim()
+	if nd < 2 || x.DType() != tensor.Float32 {
+		return false
+	}
+	st, sz := x.Strides(), x.Sizes()
+	rows, cols, ls := sz[nd-1], sz[nd-2], st[nd-1]
+	if st[nd-2] != 1 || ls < cols || rows < 8 || cols < 8 {
+		return false
+	}
+	// Each inner matrix is rows x cols with rows ls apart in x, written
+	// transposed: r's [cols, rows] block, rows contiguous.
+	return forEachMatrix(r, x, func(d, s []float32) { vec.Transpose(d, rows, s, ls, rows, cols) })
+}
+
+// copyShortRows copies a float32 x whose rows (last dim) are contiguous but
+// short and strided apart (a head's slice of a projection, 16 values of
+// every 192) into the contiguous r with one vec.CopyRows per matrix of
+// rows, instead of a memmove per row; false, copying nothing, for any
+// other layout.
+func copyShortRows(r, x *tensor.Tensor) bool {
+	nd := x.Dim()
+	if nd < 2 || x.DType() != tensor.Float32 || x.IsContiguous() {
+		return false
+	}
+	st, sz := x.Strides(), x.Sizes()
+	n, rows, ss := sz[nd-1], sz[nd-2], st[nd-2]
+	if st[nd-1] != 1 || n > shortRow || ss < 0 || rows < 2 {
+		return false
+	}
+	return forEachMatrix(r, x, func(d, s []float32) { vec.CopyRows(d, n, s, ss, n, rows) })
+}
+
+// forEachMatrix calls copy with the contiguous r and the float32 x from
+// the start of each of their inner matrices (the last two dims), in
+// order; false, calling nothing, when the outer dims cannot be walked.
+func forEachMatrix(r, x *tensor.Tensor, copy func(d, s []float32)) bool {
+	nd := x.Dim()
+	var w tensor.Walk
+	w.Init(x.Sizes()[:nd-2])
+	w.Add(r.Strides()[:nd-2], 0)
+	w.Add(x.Strides()[:nd-2], 0)
+	w.Coalesce()
+	if w.Err() != nil {
+		return false
+	}
+	d, s := tensor.Contig[float32](r), tensor.Data[float32](x)
+	for w.Next() {
+		for k := 0; k < w.Len; k++ {
+			copy(d[w.Off[0]+k*w.Step[0]:], s[w.Off[1]+k*w.Step[1]:])
+		}
+	}
+	return true
+}
+
+// shortRow is the longest row copyShortRows copies: past it a memmove per
+// row costs little beside the row.
+const shortRow = 64
 
 func cloneKernel(ctx *Context, args, out []value.Value) error {
 	arg := readArgs(args)

@@ -19,15 +19,28 @@ bash "$tools/setup-ort.sh" >/dev/null
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/seam" ./cmd/seam
+# A section whose command reports a failed row (torch_run.py cannot run a
+# case, say) still prints its table; the run goes on and says so, and the
+# script's status is the worst one.
+status=0
+section() {
+	local rc=0
+	"$@" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		echo "(exit status $rc)"
+		status=$rc
+	fi
+}
 echo
 echo "## one core (taskset -c 0)"
-taskset -c 0 "$bin/seam" bench run --torch "$tools" --time "$t" --rounds 3
+section taskset -c 0 "$bin/seam" bench run --torch "$tools" --time "$t" --rounds 3
 echo
 echo "## matrix kernel, one core (taskset -c 0)"
-taskset -c 0 "$bin/seam" bench gemm --torch "$tools" --time "$t" --rounds 3
+section taskset -c 0 "$bin/seam" bench gemm --torch "$tools" --time "$t" --rounds 3
 echo
 echo "## $cores cores: seam on one goroutine and on $cores"
-"$bin/seam" bench run --threads "$cores" --time "$t" --rounds 3
-"$bin/seam" bench gemm --threads "$cores" --time "$t" --rounds 5
+section "$bin/seam" bench run --threads "$cores" --time "$t" --rounds 3
+section "$bin/seam" bench gemm --threads "$cores" --time "$t" --rounds 5
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+exit "$status"

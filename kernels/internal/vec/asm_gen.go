@@ -1792,6 +1792,292 @@ func avx2Deinterleave(g *gen) {
 	g.p("RET")
 }
 
+// avx2CopyRows: for r < rows, dst[r*ds + i] = src[r*ss + i] for i < n,
+// n >= 1: 32 values at a time in four Y registers, then 8, 4, 2 and 1
+// (no masked stores, slow on AMD; the rows are a small plane's, 6 to 48
+// values, copied into or out of a padded plane).
+func avx2CopyRows(g *gen) {
+	name := "copyRowsAVX2"
+	g.raw(fmt.Sprintf("\n// func %s(dst *float32, ds int, src *float32, ss, n, rows int)\nTEXT ·%s(SB), NOSPLIT, $0-48\n", name, name))
+	g.p("MOVQ dst+0(FP), R9")
+	g.p("MOVQ ds+8(FP), R11")
+	g.p("SHLQ $2, R11")
+	g.p("MOVQ src+16(FP), R12")
+	g.p("MOVQ ss+24(FP), R13")
+	g.p("SHLQ $2, R13")
+	g.p("MOVQ rows+40(FP), R14")
+	g.label("row")
+	g.p("TESTQ R14, R14")
+	g.p("JZ   done")
+	g.p("MOVQ R9, DI")
+	g.p("MOVQ R12, SI")
+	g.p("MOVQ n+32(FP), CX")
+	g.label("loop")
+	g.p("CMPQ CX, $32")
+	g.p("JB   eight")
+	for i := 0; i < 4; i++ {
+		g.p("VMOVUPS %d(SI), Y%d", 32*i, i)
+	}
+	for i := 0; i < 4; i++ {
+		g.p("VMOVUPS Y%d, %d(DI)", i, 32*i)
+	}
+	g.p("ADDQ $128, SI")
+	g.p("ADDQ $128, DI")
+	g.p("SUBQ $32, CX")
+	g.p("JMP  loop")
+	g.label("eight")
+	g.p("CMPQ CX, $8")
+	g.p("JB   four")
+	g.p("VMOVUPS (SI), Y0")
+	g.p("VMOVUPS Y0, (DI)")
+	g.p("ADDQ $32, SI")
+	g.p("ADDQ $32, DI")
+	g.p("SUBQ $8, CX")
+	g.p("JMP  eight")
+	g.label("four")
+	g.p("CMPQ CX, $4")
+	g.p("JB   two")
+	g.p("VMOVUPS (SI), X0")
+	g.p("VMOVUPS X0, (DI)")
+	g.p("ADDQ $16, SI")
+	g.p("ADDQ $16, DI")
+	g.p("SUBQ $4, CX")
+	g.label("two")
+	g.p("CMPQ CX, $2")
+	g.p("JB   one")
+	g.p("MOVQ (SI), AX")
+	g.p("MOVQ AX, (DI)")
+	g.p("ADDQ $8, SI")
+	g.p("ADDQ $8, DI")
+	g.p("SUBQ $2, CX")
+	g.label("one")
+	g.p("TESTQ CX, CX")
+	g.p("JZ   next")
+	g.p("MOVL (SI), AX")
+	g.p("MOVL AX, (DI)")
+	g.label("next")
+	g.p("ADDQ R11, R9")
+	g.p("ADDQ R13, R12")
+	g.p("DECQ R14")
+	g.p("JMP  row")
+	g.label("done")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
+// transpose8 transposes the 8x8 block in Y0-Y7 (row r in Yr) into Y8-Y15
+// (column j in Y(8+j)): unpack pairs, shuffle quads, swap 128-bit halves.
+func transpose8(g *gen) {
+	for i := 0; i < 4; i++ {
+		g.p("VUNPCKLPS Y%d, Y%d, Y%d", 2*i+1, 2*i, 8+2*i)
+		g.p("VUNPCKHPS Y%d, Y%d, Y%d", 2*i+1, 2*i, 9+2*i)
+	}
+	for _, q := range [][4]int{{0x44, 10, 8, 0}, {0xEE, 10, 8, 1}, {0x44, 11, 9, 2}, {0xEE, 11, 9, 3}, {0x44, 14, 12, 4}, {0xEE, 14, 12, 5}, {0x44, 15, 13, 6}, {0xEE, 15, 13, 7}} {
+		g.p("VSHUFPS $0x%02X, Y%d, Y%d, Y%d", q[0], q[1], q[2], q[3])
+	}
+	for j := 0; j < 4; j++ {
+		g.p("VPERM2F128 $0x20, Y%d, Y%d, Y%d", 4+j, j, 8+j)
+		g.p("VPERM2F128 $0x31, Y%d, Y%d, Y%d", 4+j, j, 12+j)
+	}
+}
+
+// hwc8Chunks runs body over the n >= 8 pixels in CX eight at a time, the
+// last eight overlapping the ones before when n%8 != 0 (their results are
+// the same, so writing them twice is harmless). body advances its own
+// pointers by 8 pixels; back(k) moves them back k pixels (k in DX).
+func hwc8Chunks(g *gen, body func(), back func()) {
+	g.label("chunk")
+	body()
+	g.p("SUBQ $8, CX")
+	g.p("JZ   done")
+	g.p("CMPQ CX, $8")
+	g.p("JAE  chunk")
+	g.p("MOVQ $8, DX")
+	g.p("SUBQ CX, DX")
+	back()
+	g.p("MOVQ $8, CX")
+	g.p("JMP  chunk")
+	g.label("done")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
+// avx2PackHWC8: for p < n, c < 8, dst[offs[p] + c] = src[c*plane + p],
+// n >= 8: eight channel planes to pixels of eight channels, an 8x8
+// transpose per eight pixels, each pixel stored where offs puts it (its
+// place in a padded plane).
+func avx2PackHWC8(g *gen) {
+	name := "packHWC8AVX2"
+	g.raw(fmt.Sprintf("\n// func %s(dst *float32, offs *int, src *float32, plane, n int)\nTEXT ·%s(SB), NOSPLIT, $0-40\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ offs+8(FP), BX")
+	g.p("MOVQ src+16(FP), SI")
+	g.p("MOVQ plane+24(FP), R8")
+	g.p("SHLQ $2, R8")
+	g.p("LEAQ (R8)(R8*2), R9")
+	g.p("MOVQ n+32(FP), CX")
+	hwc8Chunks(g, func() {
+		g.p("LEAQ (SI)(R8*4), R10")
+		g.p("VMOVUPS (SI), Y0")
+		g.p("VMOVUPS (SI)(R8*1), Y1")
+		g.p("VMOVUPS (SI)(R8*2), Y2")
+		g.p("VMOVUPS (SI)(R9*1), Y3")
+		g.p("VMOVUPS (R10), Y4")
+		g.p("VMOVUPS (R10)(R8*1), Y5")
+		g.p("VMOVUPS (R10)(R8*2), Y6")
+		g.p("VMOVUPS (R10)(R9*1), Y7")
+		transpose8(g)
+		for j := 0; j < 8; j++ {
+			g.p("MOVQ %d(BX), AX", 8*j)
+			g.p("VMOVUPS Y%d, (DI)(AX*4)", 8+j)
+		}
+		g.p("ADDQ $32, SI")
+		g.p("ADDQ $64, BX")
+	}, func() {
+		g.p("SHLQ $2, DX")
+		g.p("SUBQ DX, SI")
+		g.p("SHLQ $1, DX")
+		g.p("SUBQ DX, BX")
+	})
+}
+
+// avx2UnpackHWC8: for p < n, c < 8, dst[c*plane + p] = src[p*8 + c], n >=
+// 8: pixels of eight channels back to eight channel planes.
+func avx2UnpackHWC8(g *gen) {
+	name := "unpackHWC8AVX2"
+	g.raw(fmt.Sprintf("\n// func %s(dst *float32, plane int, src *float32, n int)\nTEXT ·%s(SB), NOSPLIT, $0-32\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ plane+8(FP), R8")
+	g.p("SHLQ $2, R8")
+	g.p("LEAQ (R8)(R8*2), R9")
+	g.p("MOVQ src+16(FP), SI")
+	g.p("MOVQ n+24(FP), CX")
+	hwc8Chunks(g, func() {
+		for j := 0; j < 8; j++ {
+			g.p("VMOVUPS %d(SI), Y%d", 32*j, j)
+		}
+		transpose8(g)
+		g.p("LEAQ (DI)(R8*4), R10")
+		g.p("VMOVUPS Y8, (DI)")
+		g.p("VMOVUPS Y9, (DI)(R8*1)")
+		g.p("VMOVUPS Y10, (DI)(R8*2)")
+		g.p("VMOVUPS Y11, (DI)(R9*1)")
+		g.p("VMOVUPS Y12, (R10)")
+		g.p("VMOVUPS Y13, (R10)(R8*1)")
+		g.p("VMOVUPS Y14, (R10)(R8*2)")
+		g.p("VMOVUPS Y15, (R10)(R9*1)")
+		g.p("ADDQ $256, SI")
+		g.p("ADDQ $32, DI")
+	}, func() {
+		g.p("SHLQ $2, DX")
+		g.p("SUBQ DX, DI")
+		g.p("SHLQ $3, DX")
+		g.p("SUBQ DX, SI")
+	})
+}
+
+// avx2TapsHWC8: for p < n, dst[p*8 : p*8+8] = bias + sum over t < taps of
+// w[t*8 : t*8+8] * src[pix[p] + offs[t] :][:8], n >= 8: a depthwise
+// convolution of eight channels at once over pixels of eight channels,
+// eight output pixels per pass (eight FMA chains, each tap's weights
+// loaded once for all eight).
+func avx2TapsHWC8(g *gen) {
+	name := "tapsHWC8AVX2"
+	g.raw(fmt.Sprintf("\n// func %s(dst, src *float32, pix *int, n int, offs *int, w *float32, taps int, bias *float32)\nTEXT ·%s(SB), NOSPLIT, $0-64\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ pix+16(FP), BX")
+	g.p("MOVQ n+24(FP), CX")
+	regs := []string{"R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15"}
+	hwc8Chunks(g, func() {
+		g.p("MOVQ CX, n+24(FP)")
+		g.p("MOVQ src+8(FP), AX")
+		for j, r := range regs {
+			g.p("MOVQ %d(BX), %s", 8*j, r)
+			g.p("LEAQ (AX)(%s*4), %s", r, r)
+		}
+		g.p("MOVQ bias+56(FP), AX")
+		g.p("VMOVUPS (AX), Y0")
+		for j := 1; j < 8; j++ {
+			g.p("VMOVAPS Y0, Y%d", j)
+		}
+		g.p("MOVQ offs+32(FP), SI")
+		g.p("MOVQ w+40(FP), DX")
+		g.p("MOVQ taps+48(FP), CX")
+		g.label("tap")
+		g.p("MOVQ (SI), AX")
+		g.p("VMOVUPS (DX), Y15")
+		for j, r := range regs {
+			g.p("VFMADD231PS (%s)(AX*4), Y15, Y%d", r, j)
+		}
+		g.p("ADDQ $8, SI")
+		g.p("ADDQ $32, DX")
+		g.p("DECQ CX")
+		g.p("JNZ  tap")
+		for j := 0; j < 8; j++ {
+			g.p("VMOVUPS Y%d, %d(DI)", j, 32*j)
+		}
+		g.p("ADDQ $256, DI")
+		g.p("ADDQ $64, BX")
+		g.p("MOVQ n+24(FP), CX")
+	}, func() {
+		g.p("SHLQ $3, DX")
+		g.p("SUBQ DX, BX")
+		g.p("SHLQ $2, DX")
+		g.p("SUBQ DX, DI")
+	})
+}
+
+// avx2Transpose: dst[c*ld + r] = src[r*ls + c] for r < rows, c < cols,
+// both positive multiples of 8: 8x8 blocks transposed in registers, a
+// block row of src at a time.
+func avx2Transpose(g *gen) {
+	name := "transposeAVX2"
+	g.raw(fmt.Sprintf("\n// func %s(dst *float32, ld int, src *float32, ls, rows, cols int)\nTEXT ·%s(SB), NOSPLIT, $0-48\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ ld+8(FP), R8")
+	g.p("SHLQ $2, R8")
+	g.p("MOVQ src+16(FP), SI")
+	g.p("MOVQ ls+24(FP), R9")
+	g.p("SHLQ $2, R9")
+	g.p("MOVQ rows+32(FP), CX")
+	g.p("LEAQ (R9)(R9*2), R10")
+	g.p("LEAQ (R8)(R8*2), R11")
+	g.label("rowblk")
+	g.p("MOVQ SI, AX")
+	g.p("MOVQ DI, BX")
+	g.p("MOVQ cols+40(FP), DX")
+	g.label("colblk")
+	g.p("LEAQ (AX)(R9*4), R12")
+	g.p("VMOVUPS (AX), Y0")
+	g.p("VMOVUPS (AX)(R9*1), Y1")
+	g.p("VMOVUPS (AX)(R9*2), Y2")
+	g.p("VMOVUPS (AX)(R10*1), Y3")
+	g.p("VMOVUPS (R12), Y4")
+	g.p("VMOVUPS (R12)(R9*1), Y5")
+	g.p("VMOVUPS (R12)(R9*2), Y6")
+	g.p("VMOVUPS (R12)(R10*1), Y7")
+	transpose8(g)
+	g.p("LEAQ (BX)(R8*4), R12")
+	g.p("VMOVUPS Y8, (BX)")
+	g.p("VMOVUPS Y9, (BX)(R8*1)")
+	g.p("VMOVUPS Y10, (BX)(R8*2)")
+	g.p("VMOVUPS Y11, (BX)(R11*1)")
+	g.p("VMOVUPS Y12, (R12)")
+	g.p("VMOVUPS Y13, (R12)(R8*1)")
+	g.p("VMOVUPS Y14, (R12)(R8*2)")
+	g.p("VMOVUPS Y15, (R12)(R11*1)")
+	g.p("ADDQ $32, AX")
+	g.p("LEAQ (BX)(R8*8), BX")
+	g.p("SUBQ $8, DX")
+	g.p("JNZ  colblk")
+	g.p("LEAQ (SI)(R9*8), SI")
+	g.p("ADDQ $32, DI")
+	g.p("SUBQ $8, CX")
+	g.p("JNZ  rowblk")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
 func avx2All(g *gen) {
 	for _, op := range []struct{ name, ins string }{{"add", "VADDPS"}, {"sub", "VSUBPS"}, {"mul", "VMULPS"}, {"div", "VDIVPS"}} {
 		avx2Binary(g, op.name+"VV256", op.ins, false, false)
@@ -1864,6 +2150,11 @@ func avx2All(g *gen) {
 	avx2Taps(g)
 	avx2Taps4(g)
 	avx2Deinterleave(g)
+	avx2CopyRows(g)
+	avx2PackHWC8(g)
+	avx2UnpackHWC8(g)
+	avx2TapsHWC8(g)
+	avx2Transpose(g)
 	avx2Data(g)
 	avx2TailData(g)
 }

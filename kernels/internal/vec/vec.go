@@ -596,6 +596,165 @@ func TapsPlanes(dst []float32, ds, n int, src []float32, ss int, offs []int, w [
 	}
 }
 
+// CopyRows copies rows rows of n values, row r from src[r*ss:] to
+// dst[r*ds:], the bounds checked once: a small plane's rows into a padded
+// one or out of one, where a copy per row costs more than its values.
+func CopyRows(dst []float32, ds int, src []float32, ss, n, rows int) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	if ds < n || ss < 0 || (rows-1)*ds+n > len(dst) || (rows-1)*ss+n > len(src) {
+		panic("vec: copy rows out of range")
+	}
+	if useAsm || useAVX2 {
+		copyRowsAVX2(&dst[0], ds, &src[0], ss, n, rows)
+		return
+	}
+	for r := 0; r < rows; r++ {
+		copy(dst[r*ds:][:n], src[r*ss:][:n])
+	}
+}
+
+// HWC8 says whether PackHWC8, UnpackHWC8 and TapsHWC8 run as assembly
+// (else as plain Go loops, slower than a plane-at-a-time convolution).
+func HWC8() bool { return useAsm || useAVX2 }
+
+// Pixels is a table of offsets into a buffer of pixels of eight channels
+// (where each pixel of a plane goes, or where each output pixel's window
+// or each tap starts), with its least and greatest offset found once, so
+// that PackHWC8 and TapsHWC8 check a buffer's bounds once per call, not
+// per offset, when one table serves many blocks of channels.
+type Pixels struct {
+	offs   []int
+	lo, hi int
+}
+
+// NewPixels makes a table of offs (which it keeps; do not change them).
+func NewPixels(offs []int) Pixels {
+	p := Pixels{offs: offs}
+	for i, o := range offs {
+		if i == 0 || o < p.lo {
+			p.lo = o
+		}
+		if i == 0 || o > p.hi {
+			p.hi = o
+		}
+	}
+	return p
+}
+
+// Len is the number of offsets.
+func (p Pixels) Len() int { return len(p.offs) }
+
+// PackHWC8 lays out pixels q < px.Len() of eight channel planes (channel
+// c's at src[c*plane:]) as pixels of eight channels: dst[px[q] + c] =
+// src[c*plane + q], each pixel where px puts it (a padded plane's
+// interior, for TapsHWC8).
+func PackHWC8(dst []float32, px Pixels, src []float32, plane int) {
+	n := len(px.offs)
+	if n == 0 {
+		return
+	}
+	if plane < n || 7*plane+n > len(src) {
+		panic("vec: pack source out of range")
+	}
+	if px.lo < 0 || px.hi+8 > len(dst) {
+		panic("vec: pack offset out of range")
+	}
+	if HWC8() && n >= 8 {
+		packHWC8AVX2(&dst[0], &px.offs[0], &src[0], plane, n)
+		return
+	}
+	for q, o := range px.offs {
+		d := dst[o : o+8 : o+8]
+		for c := range d {
+			d[c] = src[c*plane+q]
+		}
+	}
+}
+
+// UnpackHWC8 is PackHWC8's inverse for n contiguous pixels:
+// dst[c*plane + q] = src[q*8 + c] for q < n, c < 8.
+func UnpackHWC8(dst []float32, plane int, src []float32, n int) {
+	if n <= 0 {
+		return
+	}
+	if plane < n || 7*plane+n > len(dst) || 8*n > len(src) {
+		panic("vec: unpack out of range")
+	}
+	if HWC8() && n >= 8 {
+		unpackHWC8AVX2(&dst[0], plane, &src[0], n)
+		return
+	}
+	for q := 0; q < n; q++ {
+		s := src[q*8 : q*8+8 : q*8+8]
+		for c, v := range s {
+			dst[c*plane+q] = v
+		}
+	}
+}
+
+// TapsHWC8 is a depthwise convolution of eight channels at once over
+// pixels of eight channels: for output pixel q < pix.Len(), dst[q*8 :
+// q*8+8] = bias + the sum over taps t of w[t*8 : t*8+8] times
+// src[pix[q] + taps[t] :][:8] (lane c is channel c), the taps in order.
+func TapsHWC8(dst, src []float32, pix, taps Pixels, w, bias []float32) {
+	n, nt := len(pix.offs), len(taps.offs)
+	if n == 0 {
+		return
+	}
+	if 8*n > len(dst) || 8*nt > len(w) || len(bias) < 8 {
+		panic("vec: hwc8 taps out of range")
+	}
+	if nt > 0 && (pix.lo+taps.lo < 0 || pix.hi+taps.hi+8 > len(src)) {
+		panic("vec: hwc8 tap offset out of range")
+	}
+	if HWC8() && n >= 8 && nt > 0 {
+		tapsHWC8AVX2(&dst[0], &src[0], &pix.offs[0], n, &taps.offs[0], &w[0], nt, &bias[0])
+		return
+	}
+	for i, p := range pix.offs {
+		var acc [8]float32
+		copy(acc[:], bias[:8])
+		for t, o := range taps.offs {
+			s, wt := src[p+o:p+o+8:p+o+8], w[t*8:t*8+8:t*8+8]
+			for c := range acc {
+				acc[c] = float32(float64(acc[c]) + float64(wt[c])*float64(s[c]))
+			}
+		}
+		copy(dst[i*8:i*8+8], acc[:])
+	}
+}
+
+// Transpose writes the rows x cols matrix src (row r at src[r*ls:])
+// transposed into dst: dst[c*ld + r] = src[r*ls + c]. Whole 8x8 blocks are
+// transposed in registers, the rows and columns past them one value at a
+// time.
+func Transpose(dst []float32, ld int, src []float32, ls, rows, cols int) {
+	if rows <= 0 || cols <= 0 {
+		return
+	}
+	if ld < rows || ls < cols || (cols-1)*ld+rows > len(dst) || (rows-1)*ls+cols > len(src) {
+		panic("vec: transpose out of range")
+	}
+	r8, c8 := rows&^7, cols&^7
+	if !(useAsm || useAVX2) || r8 == 0 || c8 == 0 {
+		r8, c8 = 0, 0
+	} else {
+		transposeAVX2(&dst[0], ld, &src[0], ls, r8, c8)
+	}
+	for r := 0; r < rows; r++ {
+		c := 0
+		if r < r8 {
+			c = c8
+		}
+		row := src[r*ls : r*ls+cols]
+		for ; c < cols; c++ {
+			dst[c*ld+r] = row[c]
+		}
+	}
+}
+
 // Deinterleave splits src into its even and odd elements: even[i] =
 // src[2i] for i < (len(src)+1)/2, odd[i] = src[2i+1] for i < len(src)/2
 // (a stride-2 row split into the phases a convolution reads).

@@ -185,6 +185,18 @@ func tapsAVX2(dst, src *float32, offs *int, w *float32, taps int, bias float32, 
 func deinterleaveAVX2(even, odd *float32, ds int, src *float32, ss, n, rows int)
 
 //go:noescape
+func copyRowsAVX2(dst *float32, ds int, src *float32, ss, n, rows int)
+
+//go:noescape
+func packHWC8AVX2(dst *float32, offs *int, src *float32, plane, n int)
+
+//go:noescape
+func unpackHWC8AVX2(dst *float32, plane int, src *float32, n int)
+
+//go:noescape
+func tapsHWC8AVX2(dst, src *float32, pix *int, n int, offs *int, w *float32, taps int, bias *float32)
+
+//go:noescape
 func taps4AVX2(dst *float32, ds int, src *float32, offs *int, w *float32, taps int, bias *float32, n int)
 
 //go:noescape
@@ -192,3 +204,6 @@ func softmaxRowsAVX2(dst, x *float32, n, rows, ds, xs int)
 
 //go:noescape
 func scaledMaskedSoftmaxRowsAVX2(dst, x, mask *float32, scale float32, n, rows, ds, xs, ms int)
+
+//go:noescape
+func transposeAVX2(dst *float32, ld int, src *float32, ls, rows, cols int)

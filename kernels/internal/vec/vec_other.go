@@ -86,6 +86,16 @@ func deinterleaveAVX2(even, odd *float32, ds int, src *float32, ss, n, rows int)
 	panic("vec: no assembly")
 }
 
+func copyRowsAVX2(dst *float32, ds int, src *float32, ss, n, rows int) { panic("vec: no assembly") }
+
+func packHWC8AVX2(dst *float32, offs *int, src *float32, plane, n int) { panic("vec: no assembly") }
+
+func unpackHWC8AVX2(dst *float32, plane int, src *float32, n int) { panic("vec: no assembly") }
+
+func tapsHWC8AVX2(dst, src *float32, pix *int, n int, offs *int, w *float32, taps int, bias *float32) {
+	panic("vec: no assembly")
+}
+
 func taps4AVX2(dst *float32, ds int, src *float32, offs *int, w *float32, taps int, bias *float32, n int) {
 	panic("vec: no assembly")
 }
@@ -95,3 +105,5 @@ func softmaxRowsAVX2(dst, x *float32, n, rows, ds, xs int) { panic("vec: no asse
 func scaledMaskedSoftmaxRowsAVX2(dst, x, mask *float32, scale float32, n, rows, ds, xs, ms int) {
 	panic("vec: no assembly")
 }
+
+func transposeAVX2(dst *float32, ld int, src *float32, ls, rows, cols int) { panic("vec: no assembly") }

@@ -830,3 +830,146 @@ func testDeinterleaveRows(t *testing.T) {
 		}
 	}
 }
+
+func TestCopyRows(t *testing.T) { forEachISA(t, testCopyRows) }
+
+// Each row of CopyRows is its source row, and nothing between the rows
+// or past the last is written.
+func testCopyRows(t *testing.T) {
+	for _, n := range lengths[1:] {
+		rows, ds, ss := 3, n+3, n+1
+		src := make([]float32, (rows-1)*ss+n)
+		for i := range src {
+			src[i] = float32(i + 1)
+		}
+		dst := make([]float32, (rows-1)*ds+n+5)
+		for i := range dst {
+			dst[i] = 42
+		}
+		CopyRows(dst, ds, src, ss, n, rows)
+		for i, v := range dst {
+			r, c := i/ds, i%ds
+			want := float32(42)
+			if r < rows && c < n {
+				want = src[r*ss+c]
+			}
+			if v != want {
+				t.Fatalf("n=%d dst[%d] (row %d, column %d) = %g, want %g", n, i, r, c, v, want)
+			}
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("rows past the destination's end did not panic")
+		}
+	}()
+	CopyRows(make([]float32, 10), 5, make([]float32, 20), 5, 5, 3)
+}
+
+func TestHWC8(t *testing.T) { forEachISA(t, testHWC8) }
+
+// PackHWC8 puts every pixel's eight channels where its offset says and
+// touches nothing else, UnpackHWC8 undoes it, and TapsHWC8 is the sum
+// its doc describes, for every pixel count (the last eight overlap).
+func testHWC8(t *testing.T) {
+	for _, n := range lengths[1:] {
+		plane := n + 3
+		src := make([]float32, 7*plane+n)
+		for i := range src {
+			src[i] = float32(i%97) - 40
+		}
+		// Pixel p goes to 8*(2p+1): gaps between pixels stay 42.
+		offs := make([]int, n)
+		for p := range offs {
+			offs[p] = 8 * (2*p + 1)
+		}
+		packed := make([]float32, 8*(2*n+2))
+		for i := range packed {
+			packed[i] = 42
+		}
+		PackHWC8(packed, NewPixels(offs), src, plane)
+		for i, v := range packed {
+			want := float32(42)
+			if q := i/8 - 1; q >= 0 && q%2 == 0 && q/2 < n {
+				want = src[i%8*plane+q/2]
+			}
+			if v != want {
+				t.Fatalf("n=%d pack [%d] = %g, want %g", n, i, v, want)
+			}
+		}
+		dense := make([]float32, 8*n)
+		for p := 0; p < n; p++ {
+			copy(dense[8*p:], packed[offs[p]:offs[p]+8])
+		}
+		back := make([]float32, 7*plane+n+2)
+		for i := range back {
+			back[i] = 42
+		}
+		UnpackHWC8(back, plane, dense, n)
+		for i, v := range back {
+			want := float32(42)
+			if i%plane < n && i/plane < 8 {
+				want = src[i]
+			}
+			if v != want {
+				t.Fatalf("n=%d unpack [%d] = %g, want %g", n, i, v, want)
+			}
+		}
+		// Three taps per pixel over the packed plane: itself and the gaps
+		// either side.
+		taps := []int{-8, 0, 8}
+		w := make([]float32, 8*len(taps))
+		for i := range w {
+			w[i] = float32(i%5) - 2.5
+		}
+		bias := []float32{1, 2, 3, 4, 5, 6, 7, 8}
+		out := make([]float32, 8*n+8)
+		out[8*n] = 42
+		TapsHWC8(out, packed, NewPixels(offs), NewPixels(taps), w, bias)
+		for p := 0; p < n; p++ {
+			for c := 0; c < 8; c++ {
+				want := float64(bias[c])
+				for k, o := range taps {
+					want += float64(w[8*k+c]) * float64(packed[offs[p]+o+c])
+				}
+				if got := out[8*p+c]; math.Abs(float64(got)-want) > 1e-4*math.Max(1, math.Abs(want)) {
+					t.Fatalf("n=%d taps pixel %d channel %d = %g, want %g", n, p, c, got, want)
+				}
+			}
+		}
+		if out[8*n] != 42 {
+			t.Fatalf("n=%d taps wrote past its pixels", n)
+		}
+	}
+}
+
+func TestTranspose(t *testing.T) { forEachISA(t, testTranspose) }
+
+// Transpose moves every value to its transposed place and writes nothing
+// else, for block and edge sizes on both sides.
+func testTranspose(t *testing.T) {
+	for _, rows := range []int{1, 7, 8, 9, 16, 17, 65} {
+		for _, cols := range []int{1, 5, 8, 15, 16, 24} {
+			ls, ld := cols+3, rows+2
+			src := make([]float32, (rows-1)*ls+cols)
+			for i := range src {
+				src[i] = float32(i + 1)
+			}
+			dst := make([]float32, (cols-1)*ld+rows+4)
+			for i := range dst {
+				dst[i] = -1
+			}
+			Transpose(dst, ld, src, ls, rows, cols)
+			for i, v := range dst {
+				c, r := i/ld, i%ld
+				want := float32(-1)
+				if c < cols && r < rows {
+					want = src[r*ls+c]
+				}
+				if v != want {
+					t.Fatalf("%dx%d: dst[%d] (row %d, column %d) = %g, want %g", rows, cols, i, c, r, v, want)
+				}
+			}
+		}
+	}
+}
