@@ -283,6 +283,26 @@ func (r *argReader) Ints(buf []int) []int {
 	return nil
 }
 
+// Pair reads an int[2]-style size for nd spatial dims (1 or 2): a single
+// value repeats, and an empty list or None gives none.
+func (r *argReader) Pair(nd int, none [2]int) [2]int {
+	var buf [4]int
+	v := r.Ints(buf[:0])
+	switch {
+	case r.err != nil:
+		return [2]int{}
+	case len(v) == 0:
+		return none
+	case len(v) == 1:
+		return [2]int{v[0], v[0]}
+	case len(v) != nd || nd > 2:
+		// A copy, so that buf stays on the stack.
+		r.fail("must have %d elements, got %v", nd, append([]int(nil), v...))
+		return [2]int{}
+	}
+	return [2]int{v[0], v[1]}
+}
+
 // DType reads a ScalarType? (def for None).
 func (r *argReader) DType(def tensor.DType) tensor.DType {
 	v, ok := r.take()
@@ -393,47 +413,4 @@ func dtypeRange(dt tensor.DType) (float64, float64) {
 		return -math.MaxFloat32, math.MaxFloat32
 	}
 	return -math.MaxFloat64, math.MaxFloat64
-}
-
-// Reads at a given position, for the kernels that do not read with an
-// argReader yet (conv.go's, run also without a schema by ConvolutionAct):
-// argument i, named name in errors.
-
-func argTensor(args []value.Value, i int, name string) (*tensor.Tensor, error) {
-	r := argReader{args: args, next: i}
-	return r.Tensor(), r.named(name)
-}
-
-func argOptTensor(args []value.Value, i int, name string) (*tensor.Tensor, error) {
-	r := argReader{args: args, next: i}
-	return r.OptTensor(), r.named(name)
-}
-
-func argInt(args []value.Value, i int, name string) (int, error) {
-	r := argReader{args: args, next: i}
-	return r.Int(), r.named(name)
-}
-
-func argOptInt(args []value.Value, i int, name string, none int) (int, error) {
-	r := argReader{args: args, next: i}
-	return r.OptInt(none), r.named(name)
-}
-
-func argBool(args []value.Value, i int, name string) (bool, error) {
-	r := argReader{args: args, next: i}
-	return r.Bool(), r.named(name)
-}
-
-func argInts(args []value.Value, i int, name string, buf []int) ([]int, error) {
-	r := argReader{args: args, next: i}
-	return r.Ints(buf), r.named(name)
-}
-
-// named gives the error, if any, the argument's name.
-func (r *argReader) named(name string) error {
-	if r.err == nil {
-		return nil
-	}
-	r.err.Arg = name
-	return r.err
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/seam-rt/seam/kernels/gemm"
 	"github.com/seam-rt/seam/kernels/internal/par"
 	"github.com/seam-rt/seam/kernels/internal/vec"
+	"github.com/seam-rt/seam/ops"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
 )
@@ -16,25 +17,6 @@ func init() {
 	register(maxPool2dKernel, "aten.max_pool2d_with_indices.default")
 	register(avgPool2dKernel, "aten.avg_pool2d.default")
 	register(adaptiveAvgPool2dKernel, "aten._adaptive_avg_pool2d.default", "aten.adaptive_avg_pool2d.default")
-}
-
-// pairArg reads an int[2]-style argument for a spatial rank of nd <= 2
-// dims (a single value repeats; none gives def).
-func pairArg(args []value.Value, i int, name string, nd, def int) ([2]int, error) {
-	var buf [4]int
-	v, err := argInts(args, i, name, buf[:0])
-	if err != nil {
-		return [2]int{}, err
-	}
-	switch {
-	case len(v) == 0:
-		return [2]int{def, def}, nil
-	case len(v) == 1:
-		return [2]int{v[0], v[0]}, nil
-	case len(v) != nd || nd > 2:
-		return [2]int{}, errorf("%s must have %d elements, got %v", name, nd, append([]int(nil), v...))
-	}
-	return [2]int{v[0], v[1]}, nil
 }
 
 // convolutionKernel handles 1-D and 2-D (non-transposed) convolution with
@@ -64,19 +46,29 @@ func ConvolutionAct(act string) (k Kernel, ok bool) {
 		return nil, false
 	}
 	a, ok := Lookup(act)
-	if !ok {
+	s, sok := ops.Lookup("aten.convolution.default")
+	if !ok || !sok {
 		return nil, false
 	}
+	// No registry wrapper names this kernel's arguments: it names them
+	// itself, as the convolution's schema does.
+	names := make([]string, len(s.Args))
+	for i, sa := range s.Args {
+		names[i] = sa.Name
+	}
+	ca := &convAct{f: f, kernel: a, names: names}
 	return func(ctx *Context, args, out []value.Value) error {
-		return convolution(ctx, args, out, &convAct{f: f, kernel: a})
+		return convolution(ctx, args, out, ca)
 	}, true
 }
 
 // convAct is an activation fused into a convolution: f on float32 planes,
-// kernel (the activation's registered kernel) on results of other dtypes.
+// kernel (the activation's registered kernel) on results of other dtypes;
+// names are the convolution's argument names.
 type convAct struct {
 	f      func(dst, x []float32)
 	kernel Kernel
+	names  []string
 }
 
 func convolution(ctx *Context, args, out []value.Value, act *convAct) error {
@@ -98,44 +90,30 @@ func convolution(ctx *Context, args, out []value.Value, act *convAct) error {
 // reports whether the float32 planes were activated as they were written.
 func convolutionInto(ctx *Context, args, out []value.Value, act *convAct) (bool, error) {
 	defer ctx.releaseTemps()
-	x, err := argTensor(args, 0, "input")
-	if err != nil {
+	var names []string
+	if act != nil {
+		names = act.names
+	}
+	arg := readArgs(args, names...)
+	x, w, bias := arg.Tensor(), arg.Tensor(), arg.OptTensor()
+	if err := arg.Err(); err != nil {
 		return false, err
 	}
-	w, err := argTensor(args, 1, "weight")
-	if err != nil {
-		return false, err
-	}
-	bias, err := argOptTensor(args, 2, "bias")
-	if err != nil {
-		return false, err
-	}
-	transposed, err := argBool(args, 6, "transposed")
-	if err != nil {
-		return false, err
-	}
-	if transposed {
-		return false, errorf("transposed convolution is not supported")
-	}
-	groups, err := argInt(args, 8, "groups")
-	if err != nil {
-		return false, err
-	}
+	// The spatial rank says how many entries stride, padding and dilation
+	// have.
 	nd := x.Dim() - 2
 	if nd != 1 && nd != 2 || w.Dim() != x.Dim() {
 		return false, errorf("expected a 3-D or 4-D input with a weight of the same rank, got input %s and weight %s", x.Type(), w.Type())
 	}
-	stride, err := pairArg(args, 3, "stride", nd, 1)
-	if err != nil {
+	stride, padding, dilation := arg.Pair(nd, [2]int{1, 1}), arg.Pair(nd, [2]int{0, 0}), arg.Pair(nd, [2]int{1, 1})
+	transposed := arg.Bool()
+	arg.Skip(1) // output_padding, which only a transposed convolution has
+	groups := arg.Int()
+	if err := arg.Err(); err != nil {
 		return false, err
 	}
-	padding, err := pairArg(args, 4, "padding", nd, 0)
-	if err != nil {
-		return false, err
-	}
-	dilation, err := pairArg(args, 5, "dilation", nd, 1)
-	if err != nil {
-		return false, err
+	if transposed {
+		return false, errorf("transposed convolution is not supported")
 	}
 	if x.DType() != w.DType() || !x.DType().IsFloat() {
 		return false, errorf("input %s and weight %s must have the same float dtype", x.Type(), w.Type())
@@ -760,40 +738,20 @@ type poolGeom struct {
 
 // poolArgs reads the pooling geometry; the output shape is appended to
 // shapeBuf[:0].
-func poolArgs(args []value.Value, x *tensor.Tensor, withDilation bool, shapeBuf []int) (poolGeom, []int, error) {
+func poolArgs(arg *argReader, x *tensor.Tensor, withDilation bool, shapeBuf []int) (poolGeom, []int, error) {
 	var g poolGeom
 	if x.Dim() != 3 && x.Dim() != 4 {
 		return g, nil, errorf("expected 3D or 4D input, got %s", x.Type())
 	}
-	k, err := pairArg(args, 1, "kernel_size", 2, 1)
-	if err != nil {
-		return g, nil, err
-	}
-	var sb [4]int
-	sl, err := argInts(args, 2, "stride", sb[:0])
-	if err != nil {
-		return g, nil, err
-	}
-	s := k
-	if len(sl) > 0 {
-		if s, err = pairArg(args, 2, "stride", 2, 1); err != nil {
-			return g, nil, err
-		}
-	}
-	p, err := pairArg(args, 3, "padding", 2, 0)
-	if err != nil {
-		return g, nil, err
-	}
+	k := arg.Pair(2, [2]int{1, 1})
+	s := arg.Pair(2, k) // stride=[] is the kernel size
+	p := arg.Pair(2, [2]int{0, 0})
 	d := [2]int{1, 1}
-	ceilArg := 4
 	if withDilation {
-		if d, err = pairArg(args, 4, "dilation", 2, 1); err != nil {
-			return g, nil, err
-		}
-		ceilArg = 5
+		d = arg.Pair(2, d)
 	}
-	ceil, err := argBool(args, ceilArg, "ceil_mode")
-	if err != nil {
+	ceil := arg.Bool()
+	if err := arg.Err(); err != nil {
 		return g, nil, err
 	}
 	g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, g.dh, g.dw = k[0], k[1], s[0], s[1], p[0], p[1], d[0], d[1]
@@ -816,15 +774,16 @@ func poolArgs(args []value.Value, x *tensor.Tensor, withDilation bool, shapeBuf 
 
 func maxPool2dKernel(ctx *Context, args, out []value.Value) error {
 	defer ctx.releaseTemps()
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
+	arg := readArgs(args)
+	x := arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if !x.DType().IsFloat() {
 		return dtypeErr("max_pool2d", x.DType())
 	}
 	var sb [4]int
-	g, shape, err := poolArgs(args, x, true, sb[:0])
+	g, shape, err := poolArgs(&arg, x, true, sb[:0])
 	if err != nil {
 		return err
 	}
@@ -926,24 +885,21 @@ func maxPool2dKernel(ctx *Context, args, out []value.Value) error {
 
 func avgPool2dKernel(ctx *Context, args, out []value.Value) error {
 	defer ctx.releaseTemps()
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
+	arg := readArgs(args)
+	x := arg.Tensor()
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if !x.DType().IsFloat() {
 		return dtypeErr("avg_pool2d", x.DType())
 	}
 	var sb [4]int
-	g, shape, err := poolArgs(args, x, false, sb[:0])
+	g, shape, err := poolArgs(&arg, x, false, sb[:0])
 	if err != nil {
 		return err
 	}
-	includePad, err := argBool(args, 5, "count_include_pad")
-	if err != nil {
-		return err
-	}
-	divisor, err := argOptInt(args, 6, "divisor_override", 0)
-	if err != nil {
+	includePad, divisor := arg.Bool(), arg.OptInt(0)
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	in, err := float64Rows(ctx, x)
@@ -991,12 +947,9 @@ func avgPool2dKernel(ctx *Context, args, out []value.Value) error {
 
 func adaptiveAvgPool2dKernel(ctx *Context, args, out []value.Value) error {
 	defer ctx.releaseTemps()
-	x, err := argTensor(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	size, err := pairArg(args, 1, "output_size", 2, 1)
-	if err != nil {
+	arg := readArgs(args)
+	x, size := arg.Tensor(), arg.Pair(2, [2]int{1, 1})
+	if err := arg.Err(); err != nil {
 		return err
 	}
 	if x.Dim() != 3 && x.Dim() != 4 || !x.DType().IsFloat() {
