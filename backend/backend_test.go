@@ -305,3 +305,19 @@ func TestDelegateCallIsNoBackends(t *testing.T) {
 		t.Errorf("verdict %v", v)
 	}
 }
+
+// TestOpsNullIsMissing: "ops:" with nothing under it (YAML's null) is no
+// ops at all, refused as missing, not an empty set that the profile
+// written back could not say (found by FuzzParseYAML).
+func TestOpsNullIsMissing(t *testing.T) {
+	for _, src := range []string{`{"name": "A", "ops": null}`, "name: A\nops:"} {
+		js, err := yamlToJSON([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Parse(js)
+		if err == nil || !strings.Contains(err.Error(), "ops: missing") {
+			t.Errorf("%q: err = %v, want ops missing", src, err)
+		}
+	}
+}

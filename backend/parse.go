@@ -348,6 +348,12 @@ func (d *profileDecoder) object(key string, raw json.RawMessage) ([]field, bool)
 }
 
 func (d *profileDecoder) ops(raw json.RawMessage, out *OpSet) {
+	// ops is required: null (YAML's "ops:" with nothing under it) is no
+	// ops at all, not an empty set that a written profile could not say.
+	if isNull(raw) {
+		d.add("ops", "missing (give \"include\" globs such as \"aten.*\")")
+		return
+	}
 	fields, ok := d.object("ops", raw)
 	if !ok {
 		return
