@@ -101,7 +101,16 @@ func gemmBlocked[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []
 	if !directA {
 		na = min(kn.mc, roundUp(m, mr)) * min(kn.kc, k)
 	}
-	if src.packed == nil && !directB {
+	// With one block of rows (m <= mc), each B micro-panel meets A once:
+	// blockedBPanels packs a transposed one just before use, into a buffer
+	// that stays in L1, instead of packing the whole block out to L3 and
+	// reading it back. (A plain B is still packed a block at a time, so its
+	// rows stream in order: see packRows.)
+	panelB := kn.bPanelInL1 && src.packed == nil && src.trans && m <= kn.mc
+	switch {
+	case panelB:
+		nb = min(kn.kc, k) * nr
+	case src.packed == nil && !directB:
 		nb = min(kn.kc, k) * min(kn.nc, roundUp(n, nr))
 	}
 	var s *scratch[T]
@@ -111,7 +120,7 @@ func gemmBlocked[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []
 	}
 
 	if kn.bPanelInL1 {
-		blockedBPanels(kn, s, directA, directB, transA, m, n, k, alpha, a, lda, src, beta, c, ldc)
+		blockedBPanels(kn, s, directA, directB, panelB, transA, m, n, k, alpha, a, lda, src, beta, c, ldc)
 		return
 	}
 	for pc := 0; pc < k; pc += kn.kc {
@@ -157,8 +166,10 @@ func gemmBlocked[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []
 // whose B micro-panel (kc x nr) fits L1 beside an A micro-panel: B packed
 // once per (nc, kc) block (nc large: the block lives in L3), A per mc x kc
 // block (in L2), and for each B micro-panel every A micro-panel in turn,
-// so the tile streams the small A panels and keeps B in L1.
-func blockedBPanels[T float](kn *kernel[T], s *scratch[T], directA, directB, transA bool, m, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int) {
+// so the tile streams the small A panels and keeps B in L1. With panelB
+// (one block of rows), each B micro-panel is packed into s.b just before
+// its only use instead.
+func blockedBPanels[T float](kn *kernel[T], s *scratch[T], directA, directB, panelB, transA bool, m, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int) {
 	mr, nr := kn.mr, kn.nr
 	for jc := 0; jc < n; jc += kn.nc {
 		nc := min(kn.nc, n-jc)
@@ -168,7 +179,10 @@ func blockedBPanels[T float](kn *kernel[T], s *scratch[T], directA, directB, tra
 			if pc > 0 {
 				bt = 1
 			}
-			blk := src.block(s, directB, pc, jc, kc, nc, nr)
+			var blk bBlock[T]
+			if !panelB {
+				blk = src.block(s, directB, pc, jc, kc, nc, nr)
+			}
 			for ic := 0; ic < m; ic += kn.mc {
 				mc := min(kn.mc, m-ic)
 				if !directA {
@@ -177,7 +191,14 @@ func blockedBPanels[T float](kn *kernel[T], s *scratch[T], directA, directB, tra
 					}
 				}
 				for jr, q := 0, 0; jr < nc; jr, q = jr+nr, q+1 {
-					bp := blk.buf[q*blk.panelStride:]
+					var bp []T
+					ldbp := nr
+					if panelB {
+						bp = s.b
+						packB(bp, src.trans, src.b, src.ldb, pc, jc+jr, kc, min(nr, nc-jr), nr)
+					} else {
+						bp, ldbp = blk.buf[q*blk.panelStride:], blk.ld
+					}
 					for ir := 0; ir < mc; ir += mr {
 						mrc := min(mr, mc-ir)
 						ap, rsa, ksa := []T(nil), 1, mrc
@@ -189,7 +210,7 @@ func blockedBPanels[T float](kn *kernel[T], s *scratch[T], directA, directB, tra
 						default:
 							ap, rsa, ksa = a[i*lda+pc:], lda, 1
 						}
-						kn.tile(mrc, min(nr, nc-jr), kc, ap, rsa, ksa, bp, blk.ld, c[(ic+ir)*ldc+jc+jr:], ldc, alpha, bt)
+						kn.tile(mrc, min(nr, nc-jr), kc, ap, rsa, ksa, bp, ldbp, c[(ic+ir)*ldc+jc+jr:], ldc, alpha, bt)
 					}
 				}
 			}
