@@ -11,7 +11,9 @@ import (
 // TestSupportsIndexed: judging a node from the def-use index gives the
 // verdict judging it from its arguments gives, for every node of every
 // fixture graph (nested ones too) and profiles that refuse by op, dtype,
-// dynamic shape and name.
+// dynamic shape and name. One IndexedJudge judges all of a graph's nodes,
+// as a partitioner's request does, so a value's remembered verdict serves
+// every node using it.
 func TestSupportsIndexed(t *testing.T) {
 	var profs []*backend.Profile
 	for _, name := range []string{"tensor-only", "static-shapes", "matmul-only"} {
@@ -32,11 +34,18 @@ func TestSupportsIndexed(t *testing.T) {
 		p := fixtures.Load(t, fixtures.Model(model))
 		_ = p.Graph.Walk(func(path string, g *ir.Graph) error {
 			du := g.DefUse()
+			judges := make([]*backend.IndexedJudge, len(profs))
+			for k, prof := range profs {
+				judges[k] = prof.Indexed(g, du)
+			}
 			for i, n := range g.Nodes {
-				for _, prof := range profs {
+				for k, prof := range profs {
 					want := prof.Supports(g, n)
-					if got := prof.SupportsIndexed(g, du, i); got != want {
+					if got := judges[k].Supports(i); got != want {
 						t.Errorf("%s %s for %s: indexed %v, from the arguments %v", model, ir.PathName(path, n.Name), prof.Name, got, want)
+					}
+					if got := prof.SupportsIndexed(g, du, i); got != want {
+						t.Errorf("%s %s for %s: SupportsIndexed %v, from the arguments %v", model, ir.PathName(path, n.Name), prof.Name, got, want)
 					}
 					nodes++
 					if !want.OK() {
