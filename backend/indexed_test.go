@@ -60,3 +60,27 @@ func TestSupportsIndexed(t *testing.T) {
 		t.Errorf("%d verdicts, %d refusals: the fixtures did not exercise both", nodes, refused)
 	}
 }
+
+// TestIndexedNestedDelegate: a cond whose branch calls a lowered module
+// stays in the parent when judged from the index too (the index, not the
+// node's arguments, says the node has graphs).
+func TestIndexedNestedDelegate(t *testing.T) {
+	call := &ir.Node{Name: "call", Target: ir.DelegateTarget,
+		Inputs:  []ir.NamedArgument{{Arg: ir.StringArg("lowered_module_0")}, {Arg: ir.TensorArg("x")}},
+		Outputs: []ir.Argument{ir.TensorArg("y")}}
+	branch := &ir.Graph{Inputs: []ir.Argument{ir.TensorArg("x")}, Nodes: []*ir.Node{call}, Outputs: []ir.Argument{ir.TensorArg("y")}}
+	cond := &ir.Node{Name: "cond", Target: "torch.ops.higher_order.cond",
+		Inputs: []ir.NamedArgument{{Arg: ir.TensorArg("p")},
+			{Arg: ir.Argument{Kind: ir.ArgGraph, Graph: &ir.GraphArgument{Name: "true_graph_0", Graph: branch}}},
+			{Arg: ir.Argument{Kind: ir.ArgGraph, Graph: &ir.GraphArgument{Name: "false_graph_0", Graph: branch}}}},
+		Outputs: []ir.Argument{ir.TensorArg("c")}}
+	g := &ir.Graph{Inputs: []ir.Argument{ir.TensorArg("p")}, Nodes: []*ir.Node{cond}, Outputs: []ir.Argument{ir.TensorArg("c")}}
+	prof, _ := backend.Builtin("tensor-only")
+	want := prof.Supports(g, cond)
+	if want.Reason != backend.Delegated {
+		t.Fatalf("from the arguments: %v, want delegated already", want)
+	}
+	if got := prof.Indexed(g, g.DefUse()).Supports(0); got != want {
+		t.Errorf("indexed %v, from the arguments %v", got, want)
+	}
+}

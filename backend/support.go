@@ -56,7 +56,7 @@ func (v Verdict) String() string {
 // is no backend's: it runs a module lowered already; nor is a control
 // node whose graphs hold one.
 func (p *Profile) Supports(g *ir.Graph, n *ir.Node) Verdict {
-	if v, done := p.opVerdict(n); done {
+	if v, done := p.opVerdict(n, true); done {
 		return v
 	}
 	c := &valueCheck{p: p, g: g}
@@ -90,7 +90,7 @@ type IndexedJudge struct {
 // Supports is Profile.Supports for node i.
 func (j *IndexedJudge) Supports(i int) Verdict {
 	n := j.g.Nodes[i]
-	if v, done := j.p.opVerdict(n); done {
+	if v, done := j.p.opVerdict(n, j.du.Nests(i)); done {
 		return v
 	}
 	v := j.refused(j.du.Reads(i))
@@ -121,12 +121,16 @@ func (j *IndexedJudge) refused(ids []ir.ValueID) Verdict {
 
 // opVerdict judges n by its op and name alone (and whether it calls a
 // lowered module); done when that refuses it.
-func (p *Profile) opVerdict(n *ir.Node) (v Verdict, done bool) {
+// nests says whether n has graph arguments (false skips looking for a
+// delegate call in them).
+func (p *Profile) opVerdict(n *ir.Node, nests bool) (v Verdict, done bool) {
 	if m, ok := n.DelegateModule(); ok {
 		return Verdict{Delegated, "it calls " + m}, true
 	}
-	if where, m, ok := callsDelegate(n); ok {
-		return Verdict{Delegated, where + " calls " + m}, true
+	if nests {
+		if where, m, ok := callsDelegate(n); ok {
+			return Verdict{Delegated, where + " calls " + m}, true
+		}
 	}
 	op := n.OpName()
 	if _, ok := p.include.first(op); !ok {

@@ -19,6 +19,7 @@ type DefUse struct {
 	// once, in order of first use; defs likewise what it defines.
 	reads, defs         []ValueID
 	readStart, defStart []int32
+	nests               []bool // per node: it has graph arguments
 }
 
 // ValueID numbers a value within one DefUse.
@@ -54,6 +55,7 @@ func (g *Graph) DefUse() *DefUse {
 		defs:      make([]ValueID, 0, n),
 		readStart: make([]int32, n+1),
 		defStart:  make([]int32, n+1),
+		nests:     make([]bool, n),
 	}
 	for i := range g.Inputs {
 		g.Inputs[i].ForEachRef(func(name string) {
@@ -66,7 +68,7 @@ func (g *Graph) DefUse() *DefUse {
 	var lastReader, users []int32
 	for i, nd := range g.Nodes {
 		du.readStart[i] = int32(len(du.reads))
-		nd.ForEachInputRef(func(name string) {
+		read := func(name string) {
 			id := du.intern(name)
 			for int(id) >= len(lastReader) {
 				lastReader, users = append(lastReader, -1), append(users, 0)
@@ -76,7 +78,16 @@ func (g *Graph) DefUse() *DefUse {
 				users[id]++
 				du.reads = append(du.reads, id)
 			}
-		})
+		}
+		// As ForEachInputRef, noting graph arguments while the node's
+		// inputs are at hand.
+		for k := range nd.Inputs {
+			a := &nd.Inputs[k].Arg
+			if a.Kind == ArgGraph && a.Graph != nil {
+				du.nests[i] = true
+			}
+			a.ForEachRef(read)
+		}
 		du.defStart[i] = int32(len(du.defs))
 		nd.ForEachOutputRef(func(name string) {
 			id := du.intern(name)
@@ -173,6 +184,11 @@ func (du *DefUse) Value(id ValueID) *ValueInfo { return &du.vals[id] }
 // Reads are the values node i uses, each once, in order of first use (as
 // Node.ForEachInputRef visits them). The slice belongs to the index.
 func (du *DefUse) Reads(i int) []ValueID { return du.reads[du.readStart[i]:du.readStart[i+1]] }
+
+// Nests reports whether node i has graph arguments (Node.SubGraphs is
+// not empty): a pass over a large graph asks the index rather than each
+// node's arguments again.
+func (du *DefUse) Nests(i int) bool { return du.nests[i] }
 
 // ReadCount is the number of (node, value) reads: the sum of the lengths
 // of every node's Reads.

@@ -138,3 +138,23 @@ func TestDefUseManyNames(t *testing.T) {
 		t.Error("a name the graph does not have is numbered")
 	}
 }
+
+// TestDefUseNests: the index says which nodes have graph arguments, as
+// Node.SubGraphs does.
+func TestDefUseNests(t *testing.T) {
+	branch := &Graph{Nodes: []*Node{{Name: "s", Inputs: []NamedArgument{{Arg: TensorArg("x")}}, Outputs: []Argument{TensorArg("s")}}}}
+	g := &Graph{Inputs: []Argument{TensorArg("x")}, Nodes: []*Node{
+		{Name: "a", Inputs: []NamedArgument{{Arg: TensorArg("x")}}, Outputs: []Argument{TensorArg("a")}},
+		{Name: "cond", Inputs: []NamedArgument{{Arg: TensorArg("a")}, {Arg: Argument{Kind: ArgGraph, Graph: &GraphArgument{Name: "true_graph_0", Graph: branch}}}}, Outputs: []Argument{TensorArg("c")}},
+		{Name: "empty", Inputs: []NamedArgument{{Arg: Argument{Kind: ArgGraph}}}, Outputs: []Argument{TensorArg("e")}},
+	}}
+	du := g.DefUse()
+	for i, n := range g.Nodes {
+		if du.Nests(i) != (len(n.SubGraphs()) > 0) {
+			t.Errorf("node %s: Nests %v, %d graphs", n.Name, du.Nests(i), len(n.SubGraphs()))
+		}
+	}
+	if !du.Nests(1) {
+		t.Error("the cond has no graph arguments")
+	}
+}
