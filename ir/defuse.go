@@ -25,21 +25,22 @@ type DefUse struct {
 // ValueID numbers a value within one DefUse.
 type ValueID int32
 
-// ValueInfo is what the index knows of one value.
+// ValueInfo is what the index knows of one value (its fields ordered to
+// fit a cache line).
 type ValueInfo struct {
 	Name string
 	// Producer is the index of the node defining the value, -1 for a
 	// graph input; Defined is false for a value nothing defines.
 	Producer int
-	Defined  bool
 	// Users are the nodes that use it, ascending, each once (the slice
 	// belongs to the index).
 	Users []int
-	// GraphOutput: the graph's outputs use it.
-	GraphOutput bool
 	// Tensor is the value's entry in the graph's tensor_values (nil for
 	// a value that is not a tensor), looked up once.
-	Tensor *TensorMeta
+	Tensor  *TensorMeta
+	Defined bool
+	// GraphOutput: the graph's outputs use it.
+	GraphOutput bool
 	// Type is the table that describes the value (Graph.TypeOf), looked
 	// up once.
 	Type ValueType
@@ -65,7 +66,8 @@ func (g *Graph) DefUse() *DefUse {
 	}
 	// lastReader[id] is the last node that read value id (a node using a
 	// value twice is one user); users[id] counts its users.
-	var lastReader, users []int32
+	lastReader := make([]int32, 0, cap(du.vals))
+	users := make([]int32, 0, cap(du.vals))
 	for i, nd := range g.Nodes {
 		du.readStart[i] = int32(len(du.reads))
 		read := func(name string) {
