@@ -56,7 +56,7 @@ func (v Verdict) String() string {
 // is no backend's: it runs a module lowered already; nor is a control
 // node whose graphs hold one.
 func (p *Profile) Supports(g *ir.Graph, n *ir.Node) Verdict {
-	if v, done := p.opVerdict(n); done {
+	if v, done := p.opVerdict(n, true); done {
 		return v
 	}
 	c := &valueCheck{p: p, g: g}
@@ -66,33 +66,71 @@ func (p *Profile) Supports(g *ir.Graph, n *ir.Node) Verdict {
 }
 
 // SupportsIndexed is Supports for node i of g, reading the values it uses
-// and defines from g's def-use index rather than from its arguments (a
-// partitioner's request for a large graph).
+// and defines from g's def-use index rather than from its arguments.
 func (p *Profile) SupportsIndexed(g *ir.Graph, du *ir.DefUse, i int) Verdict {
-	n := g.Nodes[i]
-	if v, done := p.opVerdict(n); done {
+	return p.Indexed(g, du).Supports(i)
+}
+
+// Indexed judges the nodes of g for p from g's def-use index (a
+// partitioner's request for a large graph): each value's dtype and size
+// are checked once, however many nodes use it.
+func (p *Profile) Indexed(g *ir.Graph, du *ir.DefUse) *IndexedJudge {
+	return &IndexedJudge{p: p, g: g, du: du, values: make([]Reason, du.Values())}
+}
+
+// IndexedJudge is Supports for the nodes of one graph; see
+// Profile.Indexed.
+type IndexedJudge struct {
+	p      *Profile
+	g      *ir.Graph
+	du     *ir.DefUse
+	values []Reason // per value: Supported+1 once accepted
+}
+
+// Supports is Profile.Supports for node i.
+func (j *IndexedJudge) Supports(i int) Verdict {
+	n := j.g.Nodes[i]
+	if v, done := j.p.opVerdict(n, j.du.Nests(i)); done {
 		return v
 	}
-	c := valueCheck{p: p, g: g}
-	for _, v := range du.Reads(i) {
-		val := du.Value(v)
-		c.checkMeta(val.Name, val.Tensor)
+	v := j.refused(j.du.Reads(i))
+	if v.OK() {
+		v = j.refused(j.du.Defines(i))
 	}
-	for _, v := range du.Defines(i) {
-		val := du.Value(v)
+	return j.p.nodeVerdict(j.g, n, v)
+}
+
+// refused is the first of ids whose dtype or size p refuses (the detail
+// is written again for each node using a refused value; only the
+// accepted ones are remembered).
+func (j *IndexedJudge) refused(ids []ir.ValueID) Verdict {
+	for _, id := range ids {
+		if j.values[id] == Supported+1 {
+			continue
+		}
+		c := valueCheck{p: j.p}
+		val := j.du.Value(id)
 		c.checkMeta(val.Name, val.Tensor)
+		if !c.v.OK() {
+			return c.v
+		}
+		j.values[id] = Supported + 1
 	}
-	return p.nodeVerdict(g, n, c.v)
+	return Verdict{}
 }
 
 // opVerdict judges n by its op and name alone (and whether it calls a
 // lowered module); done when that refuses it.
-func (p *Profile) opVerdict(n *ir.Node) (v Verdict, done bool) {
+// nests says whether n has graph arguments (false skips looking for a
+// delegate call in them).
+func (p *Profile) opVerdict(n *ir.Node, nests bool) (v Verdict, done bool) {
 	if m, ok := n.DelegateModule(); ok {
 		return Verdict{Delegated, "it calls " + m}, true
 	}
-	if where, m, ok := callsDelegate(n); ok {
-		return Verdict{Delegated, where + " calls " + m}, true
+	if nests {
+		if where, m, ok := callsDelegate(n); ok {
+			return Verdict{Delegated, where + " calls " + m}, true
+		}
 	}
 	op := n.OpName()
 	if _, ok := p.include.first(op); !ok {

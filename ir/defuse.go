@@ -1,5 +1,7 @@
 package ir
 
+import "hash/maphash"
+
 // DefUse indexes a graph's values: the node that defines each, the nodes
 // that use it and whether the graph's outputs do. Partitioning, lowering
 // and reports read it instead of each walking the graph for itself. It
@@ -11,59 +13,83 @@ package ir
 // on slices of integers, not on the graph's arguments and string-keyed
 // maps.
 type DefUse struct {
-	ids  map[string]ValueID
-	vals []ValueInfo
+	names nameTable
+	vals  []ValueInfo
 	// reads[readStart[i]:readStart[i+1]] are the values node i uses, each
 	// once, in order of first use; defs likewise what it defines.
 	reads, defs         []ValueID
 	readStart, defStart []int32
+	nests               []bool // per node: it has graph arguments
 }
 
 // ValueID numbers a value within one DefUse.
 type ValueID int32
 
-// ValueInfo is what the index knows of one value.
+// ValueInfo is what the index knows of one value (its fields ordered to
+// fit a cache line).
 type ValueInfo struct {
 	Name string
 	// Producer is the index of the node defining the value, -1 for a
 	// graph input; Defined is false for a value nothing defines.
 	Producer int
-	Defined  bool
 	// Users are the nodes that use it, ascending, each once (the slice
 	// belongs to the index).
 	Users []int
-	// GraphOutput: the graph's outputs use it.
-	GraphOutput bool
 	// Tensor is the value's entry in the graph's tensor_values (nil for
 	// a value that is not a tensor), looked up once.
-	Tensor *TensorMeta
+	Tensor  *TensorMeta
+	Defined bool
+	// GraphOutput: the graph's outputs use it.
+	GraphOutput bool
+	// Type is the table that describes the value (Graph.TypeOf), looked
+	// up once.
+	Type ValueType
 }
 
 // DefUse indexes g in one pass over its inputs, nodes and outputs.
 func (g *Graph) DefUse() *DefUse {
 	n := len(g.Nodes)
 	du := &DefUse{
-		ids:       make(map[string]ValueID, n+len(g.Inputs)),
+		names:     newNameTable(n + len(g.Inputs)),
 		vals:      make([]ValueInfo, 0, n+len(g.Inputs)),
 		reads:     make([]ValueID, 0, 2*n),
 		defs:      make([]ValueID, 0, n),
 		readStart: make([]int32, n+1),
 		defStart:  make([]int32, n+1),
+		nests:     make([]bool, n),
 	}
-	for _, name := range g.InputNames() {
-		v := &du.vals[du.intern(name)]
-		v.Producer, v.Defined = -1, true
+	for i := range g.Inputs {
+		g.Inputs[i].ForEachRef(func(name string) {
+			v := &du.vals[du.intern(name)]
+			v.Producer, v.Defined = -1, true
+		})
 	}
+	// lastReader[id] is the last node that read value id (a node using a
+	// value twice is one user); users[id] counts its users.
+	lastReader := make([]int32, 0, cap(du.vals))
+	users := make([]int32, 0, cap(du.vals))
 	for i, nd := range g.Nodes {
 		du.readStart[i] = int32(len(du.reads))
-		nd.ForEachInputRef(func(name string) {
+		read := func(name string) {
 			id := du.intern(name)
-			// A node using a value twice is one user.
-			if us := du.vals[id].Users; len(us) == 0 || us[len(us)-1] != i {
-				du.vals[id].Users = append(us, i)
+			for int(id) >= len(lastReader) {
+				lastReader, users = append(lastReader, -1), append(users, 0)
+			}
+			if lastReader[id] != int32(i) {
+				lastReader[id] = int32(i)
+				users[id]++
 				du.reads = append(du.reads, id)
 			}
-		})
+		}
+		// As ForEachInputRef, noting graph arguments while the node's
+		// inputs are at hand.
+		for k := range nd.Inputs {
+			a := &nd.Inputs[k].Arg
+			if a.Kind == ArgGraph && a.Graph != nil {
+				du.nests[i] = true
+			}
+			a.ForEachRef(read)
+		}
 		du.defStart[i] = int32(len(du.defs))
 		nd.ForEachOutputRef(func(name string) {
 			id := du.intern(name)
@@ -75,25 +101,45 @@ func (g *Graph) DefUse() *DefUse {
 	for i := range g.Outputs {
 		g.Outputs[i].ForEachRef(func(name string) { du.vals[du.intern(name)].GraphOutput = true })
 	}
+	// Every value's users share one slice, filled in node order.
+	all := make([]int, len(du.reads))
+	next := 0
+	for id, c := range users {
+		if c > 0 {
+			du.vals[id].Users = all[next : next : next+int(c)]
+			next += int(c)
+		}
+	}
+	for i := 0; i < n; i++ {
+		for _, id := range du.Reads(i) {
+			du.vals[id].Users = append(du.vals[id].Users, i)
+		}
+	}
 	for i := range du.vals {
-		du.vals[i].Tensor = g.TensorValues[du.vals[i].Name]
+		v := &du.vals[i]
+		var isTensor bool
+		if v.Tensor, isTensor = g.TensorValues[v.Name]; isTensor {
+			v.Type = ValueTensor
+		} else {
+			v.Type = g.TypeOf(v.Name)
+		}
 	}
 	return du
 }
 
 // intern numbers name, once.
 func (du *DefUse) intern(name string) ValueID {
-	if id, ok := du.ids[name]; ok {
+	id, ok, slot, h := du.names.find(name, du.vals)
+	if ok {
 		return id
 	}
-	id := ValueID(len(du.vals))
-	du.ids[name] = id
 	du.vals = append(du.vals, ValueInfo{Name: name})
-	return id
+	du.names.insert(slot, h, du.vals)
+	return ValueID(len(du.vals) - 1)
 }
 
 func (du *DefUse) lookup(v string) *ValueInfo {
-	if id, ok := du.ids[v]; ok {
+	if id, ok, _, _ := du.names.find(v, du.vals); ok {
 		return &du.vals[id]
 	}
 	return nil
@@ -125,7 +171,7 @@ func (du *DefUse) IsOutput(v string) bool {
 
 // ID is v's number, if the index knows v.
 func (du *DefUse) ID(v string) (ValueID, bool) {
-	id, ok := du.ids[v]
+	id, ok, _, _ := du.names.find(v, du.vals)
 	return id, ok
 }
 
@@ -141,6 +187,84 @@ func (du *DefUse) Value(id ValueID) *ValueInfo { return &du.vals[id] }
 // Node.ForEachInputRef visits them). The slice belongs to the index.
 func (du *DefUse) Reads(i int) []ValueID { return du.reads[du.readStart[i]:du.readStart[i+1]] }
 
+// Nests reports whether node i has graph arguments (Node.SubGraphs is
+// not empty): a pass over a large graph asks the index rather than each
+// node's arguments again.
+func (du *DefUse) Nests(i int) bool { return du.nests[i] }
+
+// ReadCount is the number of (node, value) reads: the sum of the lengths
+// of every node's Reads.
+func (du *DefUse) ReadCount() int { return len(du.reads) }
+
 // Defines are the values node i defines, in order. The slice belongs to
 // the index.
 func (du *DefUse) Defines(i int) []ValueID { return du.defs[du.defStart[i]:du.defStart[i+1]] }
+
+// nameTable finds a value's number by its name: open addressing on the
+// names' hashes, in a table of 8-byte slots (a Go map of the same names,
+// which indexing a 64,000-node graph spent most of its time probing, takes
+// about three times the memory).
+type nameTable struct {
+	seed  maphash.Seed
+	slots []nameSlot // a power of two, at most half full
+	used  int
+}
+
+// nameSlot is a value's number plus one (0: empty) and the high half of
+// its name's hash.
+type nameSlot struct {
+	id   int32
+	hash uint32
+}
+
+func newNameTable(hint int) nameTable {
+	t := nameTable{seed: maphash.MakeSeed()}
+	t.slots = make([]nameSlot, tableSize(hint))
+	return t
+}
+
+// tableSize is the smallest power of two at least twice n (and 16).
+func tableSize(n int) int {
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	return size
+}
+
+// find returns name's number, or the slot where it goes and its hash.
+func (t *nameTable) find(name string, vals []ValueInfo) (id ValueID, ok bool, slot int, h uint64) {
+	h = maphash.String(t.seed, name)
+	mask := len(t.slots) - 1
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		s := t.slots[i]
+		if s.id == 0 {
+			return 0, false, i, h
+		}
+		if s.hash == uint32(h>>32) && vals[s.id-1].Name == name {
+			return ValueID(s.id - 1), true, i, h
+		}
+	}
+}
+
+// insert numbers the last of vals, whose name find did not know: in the
+// slot find returned, or, when the table would be more than half full
+// (a graph naming more values than it has nodes and inputs), in a table
+// twice the size.
+func (t *nameTable) insert(slot int, h uint64, vals []ValueInfo) {
+	t.used++
+	if 2*t.used > len(t.slots) {
+		t.slots = make([]nameSlot, tableSize(t.used))
+		mask := len(t.slots) - 1
+		for id := range vals {
+			h := maphash.String(t.seed, vals[id].Name)
+			i := int(h) & mask
+			for t.slots[i].id != 0 {
+				i = (i + 1) & mask
+			}
+			t.slots[i] = nameSlot{int32(id + 1), uint32(h >> 32)}
+		}
+		return
+	}
+	t.slots[slot] = nameSlot{int32(len(vals)), uint32(h >> 32)}
+}

@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -50,8 +51,10 @@ func TestDefUseNumbers(t *testing.T) {
 			{Name: "b", Inputs: []NamedArgument{{Arg: Argument{Kind: ArgTensors, List: []Argument{TensorArg("a"), TensorArg("x"), TensorArg("a")}}}}, Outputs: []Argument{TensorArg("b"), TensorArg("b2")}},
 			{Name: "c", Inputs: []NamedArgument{{Arg: TensorArg("ghost")}, {Arg: TensorArg("b2")}}, Outputs: []Argument{TensorArg("c")}},
 		},
-		Outputs:      []Argument{TensorArg("c")},
-		TensorValues: map[string]*TensorMeta{"a": {DType: Float32}},
+		Outputs:       []Argument{TensorArg("c")},
+		TensorValues:  map[string]*TensorMeta{"a": {DType: Float32}},
+		SymIntValues:  map[string]SymInt{"b2": {}},
+		SymBoolValues: map[string]SymBool{"c": {}},
 	}
 	du := g.DefUse()
 	names := func(ids []ValueID) []string {
@@ -73,14 +76,14 @@ func TestDefUseNumbers(t *testing.T) {
 			t.Errorf("node %d defines %v, want %v", i, got, c.defines)
 		}
 	}
-	if du.Values() != 6 {
-		t.Errorf("%d values numbered, want 6", du.Values())
+	if du.Values() != 6 || du.ReadCount() != 5 {
+		t.Errorf("%d values numbered, %d reads; want 6, 5", du.Values(), du.ReadCount())
 	}
 	for id := ValueID(0); int(id) < du.Values(); id++ {
 		v := du.Value(id)
 		p, ok := du.Producer(v.Name)
-		if v.Tensor != g.TensorValues[v.Name] {
-			t.Errorf("value %s: tensor meta %v, the graph's %v", v.Name, v.Tensor, g.TensorValues[v.Name])
+		if v.Tensor != g.TensorValues[v.Name] || v.Type != g.TypeOf(v.Name) {
+			t.Errorf("value %s: tensor meta %v, type %v; the graph's %v, %v", v.Name, v.Tensor, v.Type, g.TensorValues[v.Name], g.TypeOf(v.Name))
 		}
 		if ok != v.Defined || (ok && p != v.Producer) || !slices.Equal(du.Users(v.Name), v.Users) || du.IsOutput(v.Name) != v.GraphOutput {
 			t.Errorf("value %d (%s): %+v; by name: producer %d %v, users %v, output %v", id, v.Name, *v, p, ok, du.Users(v.Name), du.IsOutput(v.Name))
@@ -98,5 +101,60 @@ func TestPaths(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("%q, want %q", c.got, c.want)
 		}
+	}
+}
+
+// TestDefUseManyNames: a graph naming many more values than it has nodes
+// and inputs (reads of values nothing defines, nodes with many outputs)
+// outgrows the name table the index starts with, and every name keeps
+// its number.
+func TestDefUseManyNames(t *testing.T) {
+	var ins []NamedArgument
+	var outs []Argument
+	for i := 0; i < 300; i++ {
+		ins = append(ins, NamedArgument{Arg: TensorArg(fmt.Sprintf("ghost_%d", i))})
+		outs = append(outs, TensorArg(fmt.Sprintf("out_%d", i)))
+	}
+	g := &Graph{Nodes: []*Node{
+		{Name: "a", Inputs: ins, Outputs: outs},
+		{Name: "b", Inputs: []NamedArgument{{Arg: TensorArg("out_7")}, {Arg: TensorArg("ghost_299")}}, Outputs: []Argument{TensorArg("b")}},
+	}}
+	du := g.DefUse()
+	if du.Values() != 601 {
+		t.Fatalf("%d values numbered, want 601", du.Values())
+	}
+	for id := ValueID(0); int(id) < du.Values(); id++ {
+		if got, ok := du.ID(du.Value(id).Name); !ok || got != id {
+			t.Errorf("%s: number %d %v, want %d", du.Value(id).Name, got, ok, id)
+		}
+	}
+	if p, ok := du.Producer("out_299"); !ok || p != 0 {
+		t.Errorf("producer of out_299: %d %v", p, ok)
+	}
+	if u := du.Users("ghost_299"); !slices.Equal(u, []int{0, 1}) {
+		t.Errorf("users of ghost_299: %v", u)
+	}
+	if _, ok := du.ID("out_300"); ok {
+		t.Error("a name the graph does not have is numbered")
+	}
+}
+
+// TestDefUseNests: the index says which nodes have graph arguments, as
+// Node.SubGraphs does.
+func TestDefUseNests(t *testing.T) {
+	branch := &Graph{Nodes: []*Node{{Name: "s", Inputs: []NamedArgument{{Arg: TensorArg("x")}}, Outputs: []Argument{TensorArg("s")}}}}
+	g := &Graph{Inputs: []Argument{TensorArg("x")}, Nodes: []*Node{
+		{Name: "a", Inputs: []NamedArgument{{Arg: TensorArg("x")}}, Outputs: []Argument{TensorArg("a")}},
+		{Name: "cond", Inputs: []NamedArgument{{Arg: TensorArg("a")}, {Arg: Argument{Kind: ArgGraph, Graph: &GraphArgument{Name: "true_graph_0", Graph: branch}}}}, Outputs: []Argument{TensorArg("c")}},
+		{Name: "empty", Inputs: []NamedArgument{{Arg: Argument{Kind: ArgGraph}}}, Outputs: []Argument{TensorArg("e")}},
+	}}
+	du := g.DefUse()
+	for i, n := range g.Nodes {
+		if du.Nests(i) != (len(n.SubGraphs()) > 0) {
+			t.Errorf("node %s: Nests %v, %d graphs", n.Name, du.Nests(i), len(n.SubGraphs()))
+		}
+	}
+	if !du.Nests(1) {
+		t.Error("the cond has no graph arguments")
 	}
 }

@@ -83,13 +83,22 @@ func graphRequest(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile
 		req.MinCompute = 2
 	}
 	verdicts := make([]backend.Verdict, n)
+	judge := prof.Indexed(g, du)
+	// A node has at most as many predecessors as values it reads: one
+	// array holds them all.
+	preds := make([]int32, 0, du.ReadCount())
 	for i, node := range g.Nodes {
-		for _, v := range du.Reads(i) {
-			if val := du.Value(v); val.Defined && val.Producer >= 0 && val.Producer < i && !slices.Contains(d.Preds[i], int32(val.Producer)) {
-				d.Preds[i] = append(d.Preds[i], int32(val.Producer))
+		reads := du.Reads(i)
+		start := len(preds)
+		for _, v := range reads {
+			if val := du.Value(v); val.Defined && val.Producer >= 0 && val.Producer < i && !slices.Contains(preds[start:], int32(val.Producer)) {
+				preds = append(preds, int32(val.Producer))
 			}
 		}
-		verdicts[i] = prof.SupportsIndexed(g, du, i)
+		if len(preds) > start {
+			d.Preds[i] = preds[start:len(preds):len(preds)]
+		}
+		verdicts[i] = judge.Supports(i)
 		req.Supported[i] = verdicts[i].OK() && !opt.Exclude[node.Name]
 		switch ops.ClassOf(node.Target) {
 		case ops.Compute, ops.Control:

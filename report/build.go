@@ -122,6 +122,9 @@ func (b *builder) addPlan(plan *partition.Plan, top bool) {
 	}
 	b.r.graphs = append(b.r.graphs, m)
 
+	du := plan.Uses
+	m.items = make([]item, 0, len(g.Inputs)+len(g.Nodes)+1)
+	m.edges = make([]edge, 0, du.ReadCount()+len(g.Outputs))
 	inputItem := map[string]int{} // graph input -> item index
 	inKinds := b.inputKinds(g, top)
 	for _, name := range g.InputNames() {
@@ -137,7 +140,6 @@ func (b *builder) addPlan(plan *partition.Plan, top bool) {
 	nodeItem := len(m.items)
 	// producer is the item defining v, among the graph's inputs and the
 	// nodes before node `before`.
-	du := plan.Uses
 	producer := func(id ir.ValueID, before int) (int, bool) {
 		val := du.Value(id)
 		switch {
@@ -163,8 +165,9 @@ func (b *builder) addPlan(plan *partition.Plan, top bool) {
 		m.items = append(m.items, it)
 		for _, id := range du.Reads(i) {
 			if p, ok := producer(id, i); ok {
-				v := du.Value(id).Name
-				e := edge{from: p, to: me, value: v, typ: g.TypeOf(v).String()}
+				val := du.Value(id)
+				v := val.Name
+				e := edge{from: p, to: me, value: v, typ: val.Type.String()}
 				if isSymbolic(e.typ) {
 					m.symbolic[v] = b.pr.Annotation(g, v)
 				}
@@ -182,7 +185,7 @@ func (b *builder) addPlan(plan *partition.Plan, top bool) {
 				return
 			}
 			if p, ok := producer(id, len(g.Nodes)); ok {
-				e := edge{from: p, to: out, value: v, typ: g.TypeOf(v).String(), sink: outKinds[i]}
+				e := edge{from: p, to: out, value: v, typ: du.Value(id).Type.String(), sink: outKinds[i]}
 				if isSymbolic(e.typ) {
 					m.symbolic[v] = b.pr.Annotation(g, v)
 				}
