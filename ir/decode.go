@@ -127,7 +127,8 @@ const readChunk = 64 << 10
 
 // fill reads more of src into the window, keeping what is not consumed
 // yet (from pos on: a scanner that ran out of window starts its token
-// again). It reports whether bytes came. The window's buffer is reused
+// again). It reports whether bytes came or the window moved: either way
+// the scanner's indices are stale, and it starts again. The window's buffer is reused
 // while what is kept fills at most half of it (keys, which live longer
 // than a token, are copies: see keyColon), and doubled when a token
 // outgrows it.
@@ -151,10 +152,11 @@ func (d *decoder) fill() bool {
 		d.fail(fmt.Errorf("at byte %d: reading: %w", d.base+len(d.data)+n, err))
 		return false
 	}
+	moved := d.pos > 0
 	d.base += d.pos
 	d.pos = 0
 	d.data = buf[:len(keep)+n]
-	return n > 0
+	return n > 0 || moved
 }
 
 // wrap prefixes the error, if any, with where it happened.

@@ -135,3 +135,31 @@ func TestDecodeFromLimits(t *testing.T) {
 		t.Fatalf("error %v, want the json-depth limit", err)
 	}
 }
+
+// FuzzDecodeProgramFrom: reading through a window of any size decodes
+// what reading whole decodes, or fails with the same error.
+func FuzzDecodeProgramFrom(f *testing.F) {
+	for _, c := range decodeErrorCases() {
+		f.Add([]byte(c.in), uint8(3))
+	}
+	data, err := EncodeProgram(benchChain(20))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data, uint8(7))
+	f.Fuzz(func(t *testing.T, data []byte, chunk uint8) {
+		want, wantErr := DecodeProgram(data)
+		got, err := decodeProgramFrom(bytes.NewReader(data), 1+int(chunk)%64)
+		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+			t.Fatalf("error %v, reading whole: %v", err, wantErr)
+		}
+		if err != nil {
+			return
+		}
+		a, errA := EncodeProgram(want)
+		b, errB := EncodeProgram(got)
+		if (errA == nil) != (errB == nil) || !bytes.Equal(a, b) {
+			t.Fatalf("program differs from reading whole")
+		}
+	})
+}
