@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -28,23 +29,23 @@ func everyArgument() []struct {
 		{IntArg(-3), nil},
 		{IntsArg([]int64{1, -1}), nil},
 		{FloatArg(0.25), nil},
-		{Argument{Kind: ArgFloats, Floats: []float64{1.5, -2}}, nil},
+		{FloatsArg([]float64{1.5, -2}), nil},
 		{StringArg("tanh"), nil},
-		{Argument{Kind: ArgStrings, Strings: []string{"a", "b"}}, nil},
+		{StringsArg([]string{"a", "b"}), nil},
 		{SymIntRef("s"), []string{"s"}},
 		{SymIntLit(7), nil},
 		{Argument{Kind: ArgSymInts, List: []Argument{SymIntLit(1), SymIntRef("s")}}, []string{"s"}},
 		{ScalarTypeArg(BFloat16), nil},
 		{Argument{Kind: ArgMemoryFormat, Int: int64(ChannelsLast)}, nil},
 		{Argument{Kind: ArgLayout, Int: int64(Strided)}, nil},
-		{Argument{Kind: ArgDevice, Device: &Device{Type: "cuda", Index: &idx}}, nil},
+		{DeviceArg(&Device{Type: "cuda", Index: &idx}), nil},
 		{BoolArg(true), nil},
-		{Argument{Kind: ArgBools, Bools: []bool{true, false}}, nil},
+		{BoolsArg([]bool{true, false}), nil},
 		{SymBoolRef("b"), []string{"b"}},
 		{Argument{Kind: ArgSymBool, Bool: true}, nil},
 		{Argument{Kind: ArgSymBools, List: []Argument{{Kind: ArgSymBool, Bool: false}, SymBoolRef("b")}}, []string{"b"}},
 		{Argument{Kind: ArgOptionalTensors, List: []Argument{{Kind: ArgOptionalTensor, Name: "a"}, {Kind: ArgOptionalTensor}}}, []string{"a"}},
-		{Argument{Kind: ArgGraph, Graph: &GraphArgument{Name: "true_graph_0", Graph: g}}, nil},
+		{GraphArg(&GraphArgument{Name: "true_graph_0", Graph: g}), nil},
 		{Argument{Kind: ArgCustomObj, Name: "obj", Str: "__torch__.torch.classes.Foo"}, []string{"obj"}},
 		{Argument{Kind: ArgOperator, Str: "aten.add.Tensor"}, nil},
 		{SymFloatRef("f"), []string{"f"}},
@@ -52,10 +53,10 @@ func everyArgument() []struct {
 		{Argument{Kind: ArgSymFloats, List: []Argument{{Kind: ArgSymFloat, Float: 2}, SymFloatRef("f")}}, []string{"f"}},
 		{Argument{Kind: ArgOptionalTensor, Name: "a"}, []string{"a"}},
 		{Argument{Kind: ArgOptionalTensor}, nil},
-		{Argument{Kind: ArgComplex, Complex: complex(1, -2)}, nil},
-		{Argument{Kind: ArgNestedTensors, Nested: [][]string{{"a"}, {"b", "c"}}}, []string{"a", "b", "c"}},
-		{Argument{Kind: ArgIntLists, IntLists: [][]int64{{1}, {2, 3}}}, nil},
-		{Argument{Kind: ArgStringToArgument, Map: map[string]Argument{"y": TensorArg("b"), "x": TensorArg("a")}}, []string{"a", "b"}},
+		{ComplexArg(complex(1, -2)), nil},
+		{NestedTensorsArg([][]string{{"a"}, {"b", "c"}}), []string{"a", "b", "c"}},
+		{IntListsArg([][]int64{{1}, {2, 3}}), nil},
+		{StringToArgumentArg(map[string]Argument{"y": TensorArg("b"), "x": TensorArg("a")}), []string{"a", "b"}},
 	}
 }
 
@@ -157,5 +158,30 @@ func TestSpecsRoundTrip(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(`{"buffer": {"arg": {"name": "b"}, "buffer_name": "c"}}`), &s); err == nil {
 		t.Error("a buffer without its persistent flag was accepted")
+	}
+}
+
+// TestArgumentSize: a program holds one Argument per node input and
+// output, so a member added inline costs every node. The rare members
+// belong in ArgExtra (272 bytes with all of them inline).
+func TestArgumentSize(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("sizes are for 64-bit platforms")
+	}
+	if got := unsafe.Sizeof(Argument{}); got > 112 {
+		t.Errorf("Argument is %d bytes, want at most 112: put rarely used members in ArgExtra", got)
+	}
+}
+
+// TestArgExtraAbsent: the readers of the rare members return zero values
+// on an argument of another kind, whose Extra is nil.
+func TestArgExtraAbsent(t *testing.T) {
+	a := TensorArg("x")
+	if a.Extra != nil || a.Floats() != nil || a.Bools() != nil || a.Strings() != nil || a.Device() != nil ||
+		a.Graph() != nil || a.Complex() != 0 || a.IntLists() != nil || a.Nested() != nil || a.Map() != nil {
+		t.Errorf("TensorArg has rare members: %+v", a)
+	}
+	if got := FloatsArg([]float64{1}).Floats(); len(got) != 1 || got[0] != 1 {
+		t.Errorf("FloatsArg(1).Floats() = %v", got)
 	}
 }

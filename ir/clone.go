@@ -108,37 +108,45 @@ func (m *TensorMeta) Clone() *TensorMeta {
 // Clone returns a deep copy of the argument (nested graphs included).
 func (a Argument) Clone() Argument {
 	c := a
-	if a.Device != nil {
-		d := *a.Device
+	c.Ints = slices.Clone(a.Ints)
+	c.List = cloneArgs(a.List)
+	if a.Extra != nil {
+		c.Extra = a.Extra.clone()
+	}
+	return c
+}
+
+func (x *ArgExtra) clone() *ArgExtra {
+	c := *x
+	if x.Device != nil {
+		d := *x.Device
 		c.Device = &d
 	}
-	c.Ints = slices.Clone(a.Ints)
-	c.Floats = slices.Clone(a.Floats)
-	c.Bools = slices.Clone(a.Bools)
-	c.Strings = slices.Clone(a.Strings)
-	c.List = cloneArgs(a.List)
-	if a.Graph != nil {
-		c.Graph = &GraphArgument{Name: a.Graph.Name, Graph: a.Graph.Graph.Clone()}
+	c.Floats = slices.Clone(x.Floats)
+	c.Bools = slices.Clone(x.Bools)
+	c.Strings = slices.Clone(x.Strings)
+	if x.Graph != nil {
+		c.Graph = &GraphArgument{Name: x.Graph.Name, Graph: x.Graph.Graph.Clone()}
 	}
-	if a.IntLists != nil {
-		c.IntLists = make([][]int64, len(a.IntLists))
-		for i, l := range a.IntLists {
+	if x.IntLists != nil {
+		c.IntLists = make([][]int64, len(x.IntLists))
+		for i, l := range x.IntLists {
 			c.IntLists[i] = slices.Clone(l)
 		}
 	}
-	if a.Nested != nil {
-		c.Nested = make([][]string, len(a.Nested))
-		for i, l := range a.Nested {
+	if x.Nested != nil {
+		c.Nested = make([][]string, len(x.Nested))
+		for i, l := range x.Nested {
 			c.Nested[i] = slices.Clone(l)
 		}
 	}
-	if a.Map != nil {
-		c.Map = make(map[string]Argument, len(a.Map))
-		for k, v := range a.Map {
+	if x.Map != nil {
+		c.Map = make(map[string]Argument, len(x.Map))
+		for k, v := range x.Map {
 			c.Map[k] = v.Clone()
 		}
 	}
-	return c
+	return &c
 }
 
 func cloneArgs(as []Argument) []Argument {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -35,8 +36,19 @@ type SyntaxError struct {
 func (e *SyntaxError) Error() string { return fmt.Sprintf("at byte %d: %s", e.Offset, e.Msg) }
 
 type decoder struct {
-	data []byte
-	pos  int
+	// data is the window of the input being read, pos the position in
+	// it and base the input offset of data[0]. Reading a whole document
+	// (DecodeProgram) the window is all of it; reading from src
+	// (DecodeProgramFrom) it holds what is read but not yet consumed.
+	data  []byte
+	pos   int
+	base  int
+	src   io.Reader
+	eof   bool
+	chunk int // what one read from src asks for (readChunk; less in tests)
+	// keys holds a copy of the key being read at each depth, when the
+	// input's bytes do not stay put.
+	keys [][]byte
 	err  error
 
 	depth, maxDepth   int
@@ -75,6 +87,8 @@ type decoder struct {
 func newDecoder(data []byte) *decoder {
 	return &decoder{
 		data:      data,
+		eof:       true,
+		chunk:     readChunk,
 		maxDepth:  limits.JSONDepth.Int(),
 		maxString: limits.StringBytes.Int(),
 		maxNodes:  limits.Nodes.Int(),
@@ -89,14 +103,61 @@ func (d *decoder) fail(err error) {
 	}
 }
 
-func (d *decoder) failAt(off int, format string, args ...any) {
+// failAt records an error at index i of the window.
+func (d *decoder) failAt(i int, format string, args ...any) {
+	d.failOff(d.base+i, format, args...)
+}
+
+// failOff records an error at offset off of the input (see off).
+func (d *decoder) failOff(off int, format string, args ...any) {
 	d.fail(&SyntaxError{Offset: off, Msg: fmt.Sprintf(format, args...)})
 }
 
 func (d *decoder) failf(format string, args ...any) { d.failAt(d.pos, format, args...) }
 
 // failLimit records a limit met at the current position.
-func (d *decoder) failLimit(err error) { d.fail(fmt.Errorf("at byte %d: %w", d.pos, err)) }
+func (d *decoder) failLimit(err error) { d.fail(fmt.Errorf("at byte %d: %w", d.off(), err)) }
+
+// off is the input offset of the current position. Positions kept across
+// reads are offsets: reading may move the window.
+func (d *decoder) off() int { return d.base + d.pos }
+
+// readChunk is what one read from src asks for.
+const readChunk = 64 << 10
+
+// fill reads more of src into the window, keeping what is not consumed
+// yet (from pos on: a scanner that ran out of window starts its token
+// again). It reports whether bytes came or the window moved: either way
+// the scanner's indices are stale, and it starts again. The window's buffer is reused
+// while what is kept fills at most half of it (keys, which live longer
+// than a token, are copies: see keyColon), and doubled when a token
+// outgrows it.
+func (d *decoder) fill() bool {
+	if d.eof || d.err != nil {
+		return false
+	}
+	keep := d.data[d.pos:]
+	buf := d.data[:cap(d.data)]
+	if len(buf) < max(d.chunk, 2*len(keep)) {
+		buf = make([]byte, max(d.chunk, 2*len(keep)))
+	}
+	copy(buf, keep)
+	n, err := io.ReadFull(d.src, buf[len(keep):])
+	switch err {
+	case nil:
+	case io.EOF, io.ErrUnexpectedEOF:
+		d.eof = true
+	default:
+		d.eof = true
+		d.fail(fmt.Errorf("at byte %d: reading: %w", d.base+len(d.data)+n, err))
+		return false
+	}
+	moved := d.pos > 0
+	d.base += d.pos
+	d.pos = 0
+	d.data = buf[:len(keep)+n]
+	return n > 0 || moved
+}
 
 // wrap prefixes the error, if any, with where it happened.
 func (d *decoder) wrap(format string, args ...any) {
@@ -181,11 +242,16 @@ func (d *decoder) whole(fn func()) error {
 }
 
 func (d *decoder) ws() {
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
+	for {
+		for d.pos < len(d.data) {
+			switch d.data[d.pos] {
+			case ' ', '\t', '\n', '\r':
+				d.pos++
+			default:
+				return
+			}
+		}
+		if !d.fill() {
 			return
 		}
 	}
@@ -223,6 +289,8 @@ func (d *decoder) describe() string {
 }
 
 func (d *decoder) literal(word string) bool {
+	for len(d.data)-d.pos < len(word) && d.fill() {
+	}
 	if len(d.data)-d.pos >= len(word) && string(d.data[d.pos:d.pos+len(word)]) == word {
 		d.pos += len(word)
 		return true
@@ -311,12 +379,18 @@ func (d *decoder) keyColon() ([]byte, bool) {
 		d.failf("want a key (a string), got %s", d.describe())
 		return nil, false
 	}
-	start := d.pos
+	start := d.off()
 	key := d.stringBytes(true)
-	if d.pos-start != len(key)+2 {
+	if d.src != nil || d.off()-start != len(key)+2 {
 		// Unescaped into the scratch buffer, which the value's strings
-		// reuse: keep a copy for the key's errors.
-		key = append([]byte(nil), key...)
+		// reuse, or in a window that reading the value moves: keep a
+		// copy for the key's errors, in the slot of this object's depth
+		// (its next key replaces it).
+		for len(d.keys) <= d.depth {
+			d.keys = append(d.keys, nil)
+		}
+		d.keys[d.depth] = append(d.keys[d.depth][:0], key...)
+		key = d.keys[d.depth]
 	}
 	if d.err == nil && d.peek() != ':' {
 		d.failf("want ':' after a key, got %s", d.describe())
@@ -373,16 +447,15 @@ func (d *decoder) openUnion(union string) ([]byte, int, bool) {
 	if d.err != nil {
 		return nil, 0, false
 	}
-	start := d.pos
 	if d.peek() != '{' {
 		d.failf("%s: want an object with one member, got %s", union, d.describe())
 		return nil, 0, false
 	}
-	start = d.pos
+	start := d.off()
 	d.pos++
 	d.enter()
 	if d.err == nil && d.peek() == '}' {
-		d.failAt(start, "%s: want exactly one member, got 0", union)
+		d.failOff(start, "%s: want exactly one member, got 0", union)
 	}
 	if d.err != nil {
 		return nil, 0, false
@@ -400,7 +473,7 @@ func (d *decoder) closeUnion(union string, start int) {
 		d.pos++
 		d.depth--
 	case ',':
-		d.failAt(start, "%s: want exactly one member, got several", union)
+		d.failOff(start, "%s: want exactly one member, got several", union)
 	default:
 		d.failf("want '}' closing %s, got %s", union, d.describe())
 	}
@@ -447,6 +520,9 @@ func (d *decoder) stringBytes(name bool) []byte {
 			d.failAt(i, "control character %#02x in a string (JSON needs it escaped)", c)
 			return nil
 		case c >= utf8.RuneSelf:
+			if !utf8.FullRune(data[i:]) && d.fill() {
+				return d.stringBytes(name)
+			}
 			r, size := utf8.DecodeRune(data[i:])
 			if r == utf8.RuneError && size == 1 {
 				d.failAt(i, "invalid UTF-8 (byte %#02x) in a string", c)
@@ -456,6 +532,15 @@ func (d *decoder) stringBytes(name bool) []byte {
 		default:
 			i++
 		}
+	}
+	if len(data)-start > d.maxString {
+		// Refused before the window grows to hold more of it.
+		d.pos = start
+		d.failLimit(&limits.Error{Limit: limits.StringBytes, Got: int64(len(data) - start), Max: int64(d.maxString), AtLeast: true})
+		return nil
+	}
+	if d.fill() {
+		return d.stringBytes(name)
 	}
 	d.failAt(start-1, "string never ends")
 	return nil
@@ -486,6 +571,11 @@ func (d *decoder) escapedString(start, i int, name bool) []byte {
 			d.pos = i + 1
 			return buf
 		case c == '\\':
+			if i+5 >= len(data) && d.fill() {
+				// The escape, or the \u escape after it, may go on past
+				// the window.
+				return d.stringBytes(name)
+			}
 			if i+1 >= len(data) {
 				d.failAt(i, "string never ends")
 				return nil
@@ -515,6 +605,9 @@ func (d *decoder) escapedString(start, i int, name bool) []byte {
 				i += 4
 				if utf16.IsSurrogate(r) {
 					r2 := rune(-1)
+					if i+6 > len(data) && d.fill() {
+						return d.stringBytes(name)
+					}
 					if i+6 <= len(data) && data[i] == '\\' && data[i+1] == 'u' {
 						r2, _ = hex4(data, i+2)
 					}
@@ -537,6 +630,9 @@ func (d *decoder) escapedString(start, i int, name bool) []byte {
 			d.failAt(i, "control character %#02x in a string (JSON needs it escaped)", c)
 			return nil
 		case c >= utf8.RuneSelf:
+			if !utf8.FullRune(data[i:]) && d.fill() {
+				return d.stringBytes(name)
+			}
 			r, size := utf8.DecodeRune(data[i:])
 			if r == utf8.RuneError && size == 1 {
 				d.failAt(i, "invalid UTF-8 (byte %#02x) in a string", c)
@@ -548,6 +644,9 @@ func (d *decoder) escapedString(start, i int, name bool) []byte {
 			buf = append(buf, c)
 			i++
 		}
+	}
+	if d.fill() {
+		return d.stringBytes(name)
 	}
 	d.failAt(start-1, "string never ends")
 	return nil
@@ -653,6 +752,14 @@ func carve[T any](slab *[]T) *T {
 // number scans a JSON number and returns its text.
 func (d *decoder) number() ([]byte, bool) {
 	d.ws()
+	// The number's characters must all be in the window.
+	j := d.pos
+	for j < len(d.data) && numberByte(d.data[j]) {
+		j++
+	}
+	if j == len(d.data) && d.fill() {
+		return d.number()
+	}
 	start, i := d.pos, d.pos
 	data := d.data
 	if i < len(data) && data[i] == '-' {
@@ -698,18 +805,23 @@ func (d *decoder) number() ([]byte, bool) {
 	return data[start:i], integer
 }
 
+func numberByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
 // int64 reads an integer (null reads as 0).
 func (d *decoder) int64() int64 {
 	if d.err != nil || d.null() {
 		return 0
 	}
-	start := d.pos
+	start := d.off()
 	b, integer := d.number()
 	if d.err != nil {
 		return 0
 	}
+	text := b
 	if !integer {
-		d.failAt(start, "want an integer, got %s", b)
+		d.failOff(start, "want an integer, got %s", b)
 		return 0
 	}
 	neg := b[0] == '-'
@@ -730,16 +842,16 @@ func (d *decoder) int64() int64 {
 	case !neg && v <= math.MaxInt64:
 		return int64(v)
 	}
-	d.failAt(start, "integer %s does not fit in 64 bits", d.data[start:d.pos])
+	d.failOff(start, "integer %s does not fit in 64 bits", text)
 	return 0
 }
 
 // int reads an integer of an enum or a version.
 func (d *decoder) int() int {
-	start := d.pos
+	start := d.off()
 	v := d.int64()
 	if v > math.MaxInt32 || v < math.MinInt32 {
-		d.failAt(start, "integer %d out of range", v)
+		d.failOff(start, "integer %d out of range", v)
 		return 0
 	}
 	return int(v)
@@ -751,7 +863,7 @@ func (d *decoder) float() float64 {
 	if d.err != nil || d.null() {
 		return 0
 	}
-	start := d.pos
+	start := d.off()
 	if d.peek() == '"' {
 		s := d.stringBytes(false)
 		switch string(s) {
@@ -763,7 +875,7 @@ func (d *decoder) float() float64 {
 			return math.NaN()
 		}
 		if d.err == nil {
-			d.failAt(start, "float written as string %q", s)
+			d.failOff(start, "float written as string %q", s)
 		}
 		return 0
 	}
@@ -774,7 +886,7 @@ func (d *decoder) float() float64 {
 	// ParseFloat keeps nothing of its argument (its errors copy it).
 	f, err := strconv.ParseFloat(unsafe.String(&b[0], len(b)), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		d.failAt(start, "bad float %s", b)
+		d.failOff(start, "bad float %s", b)
 	}
 	return f
 }

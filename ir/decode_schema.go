@@ -490,25 +490,29 @@ func (d *decoder) argumentMember(a *Argument, kind ArgKind) {
 	case ArgFloat:
 		a.Float = d.float()
 	case ArgFloats:
+		var v []float64
 		if d.openArray() {
 			for ok := d.firstElem(); ok; ok = d.nextElem() {
-				a.Floats = append(a.Floats, d.float())
+				v = append(v, d.float())
 			}
 		}
+		a.Extra = &ArgExtra{Floats: v}
 	case ArgString:
 		a.Str = d.text()
 	case ArgOperator:
 		a.Str = d.name()
 	case ArgStrings:
-		a.Strings = d.strings(false)
+		a.Extra = &ArgExtra{Strings: d.strings(false)}
 	case ArgBool:
 		a.Bool = d.bool()
 	case ArgBools:
+		var v []bool
 		if d.openArray() {
 			for ok := d.firstElem(); ok; ok = d.nextElem() {
-				a.Bools = append(a.Bools, d.bool())
+				v = append(v, d.bool())
 			}
 		}
+		a.Extra = &ArgExtra{Bools: v}
 	case ArgSymInt, ArgSymFloat, ArgSymBool:
 		d.symScalar(a, kind)
 	case ArgSymInts, ArgSymFloats, ArgSymBools:
@@ -537,11 +541,11 @@ func (d *decoder) argumentMember(a *Argument, kind ArgKind) {
 			}
 		}
 	case ArgDevice:
-		a.Device = new(Device)
-		d.device(a.Device)
+		a.Extra = &ArgExtra{Device: new(Device)}
+		d.device(a.Extra.Device)
 	case ArgGraph:
-		a.Graph = new(GraphArgument)
-		d.graphArgument(a.Graph)
+		a.Extra = &ArgExtra{Graph: new(GraphArgument)}
+		d.graphArgument(a.Extra.Graph)
 	case ArgCustomObj:
 		var c CustomObj
 		d.customObj(&c)
@@ -560,8 +564,9 @@ func (d *decoder) argumentMember(a *Argument, kind ArgKind) {
 				}
 			}
 		}
-		a.Complex = complex(re, im)
+		a.Extra = &ArgExtra{Complex: complex(re, im)}
 	case ArgNestedTensors:
+		a.Extra = new(ArgExtra)
 		if d.openArray() {
 			for ok := d.firstElem(); ok; ok = d.nextElem() {
 				var l []string
@@ -570,17 +575,19 @@ func (d *decoder) argumentMember(a *Argument, kind ArgKind) {
 						l = append(l, d.nameRef())
 					}
 				}
-				a.Nested = append(a.Nested, l)
+				a.Extra.Nested = append(a.Extra.Nested, l)
 			}
 		}
 	case ArgIntLists:
+		var v [][]int64
 		if d.openArray() {
 			for ok := d.firstElem(); ok; ok = d.nextElem() {
-				a.IntLists = append(a.IntLists, d.ints())
+				v = append(v, d.ints())
 			}
 		}
+		a.Extra = &ArgExtra{IntLists: v}
 	case ArgStringToArgument:
-		a.Map = decodeTable(d, value((*decoder).argument))
+		a.Extra = &ArgExtra{Map: decodeTable(d, value((*decoder).argument))}
 	}
 }
 

@@ -15,8 +15,12 @@ func minimal(node string) string {
 		`]}}, "schema_version": {"major": 8, "minor": 17}}`
 }
 
-func TestDecodeErrorsSayWhere(t *testing.T) {
-	for _, c := range []struct {
+// decodeErrorCases are malformed programs and what their errors say.
+func decodeErrorCases() []struct {
+	in   string
+	want []string
+} {
+	return []struct {
 		in   string
 		want []string
 	}{
@@ -35,7 +39,11 @@ func TestDecodeErrorsSayWhere(t *testing.T) {
 		{`{"graph_module": {"graph": {"tensor_values": {"t": {"dtype": "f32"}}}}}`, []string{"tensor_values: t: dtype", "want a number"}},
 		{`{"graph_module": {"graph": {"inputs": [{"as_tensor": {"name": "x"}]}}}`, []string{"want '}' closing Argument"}},
 		{`{"a": "unterminated`, []string{"string never ends"}},
-	} {
+	}
+}
+
+func TestDecodeErrorsSayWhere(t *testing.T) {
+	for _, c := range decodeErrorCases() {
 		_, err := DecodeProgram([]byte(c.in))
 		if err == nil {
 			t.Errorf("%s: decoded", c.in)

@@ -344,15 +344,15 @@ func (e *encoder) argument(a *Argument) {
 		case ArgFloat:
 			e.float(a.Float)
 		case ArgFloats:
-			e.list(len(a.Floats), func(i int) { e.float(a.Floats[i]) })
+			e.list(len(a.Floats()), func(i int) { e.float(a.Floats()[i]) })
 		case ArgString, ArgOperator:
 			e.str(a.Str)
 		case ArgStrings:
-			e.strings(a.Strings)
+			e.strings(a.Strings())
 		case ArgBool:
 			e.bool(a.Bool)
 		case ArgBools:
-			e.list(len(a.Bools), func(i int) { e.bool(a.Bools[i]) })
+			e.list(len(a.Bools()), func(i int) { e.bool(a.Bools()[i]) })
 		case ArgSymInt, ArgSymFloat, ArgSymBool:
 			e.symScalar(a)
 		case ArgSymInts, ArgSymFloats, ArgSymBools:
@@ -362,37 +362,37 @@ func (e *encoder) argument(a *Argument) {
 		case ArgOptionalTensors:
 			e.list(len(a.List), func(i int) { e.optionalTensor(&a.List[i]) })
 		case ArgDevice:
-			if a.Device == nil {
+			if a.Device() == nil {
 				e.fail("as_device without a device")
 				return
 			}
-			e.device(a.Device)
+			e.device(a.Device())
 		case ArgGraph:
-			if a.Graph == nil || a.Graph.Graph == nil {
+			if a.Graph() == nil || a.Graph().Graph == nil {
 				e.fail("as_graph without a graph")
 				return
 			}
 			e.raw(`{"name": `)
-			e.str(a.Graph.Name)
+			e.str(a.Graph().Name)
 			e.raw(`, "graph": `)
-			e.graph(a.Graph.Graph)
+			e.graph(a.Graph().Graph)
 			e.byte('}')
 		case ArgCustomObj:
 			e.customObj(CustomObj{Name: a.Name, ClassFQN: a.Str})
 		case ArgComplex:
 			e.raw(`{"real": `)
-			e.float(real(a.Complex))
+			e.float(real(a.Complex()))
 			e.raw(`, "imag": `)
-			e.float(imag(a.Complex))
+			e.float(imag(a.Complex()))
 			e.byte('}')
 		case ArgNestedTensors:
-			e.list(len(a.Nested), func(i int) {
-				e.list(len(a.Nested[i]), func(j int) { e.nameRef(a.Nested[i][j]) })
+			e.list(len(a.Nested()), func(i int) {
+				e.list(len(a.Nested()[i]), func(j int) { e.nameRef(a.Nested()[i][j]) })
 			})
 		case ArgIntLists:
-			e.list(len(a.IntLists), func(i int) { e.ints(a.IntLists[i]) })
+			e.list(len(a.IntLists()), func(i int) { e.ints(a.IntLists()[i]) })
 		case ArgStringToArgument:
-			encodeMap(e, a.Map, func(v Argument) { e.argument(&v) })
+			encodeMap(e, a.Map(), func(v Argument) { e.argument(&v) })
 		}
 	})
 }

@@ -104,8 +104,8 @@ func (n *Node) OutputNames() []string {
 func (n *Node) SubGraphs() []*GraphArgument {
 	var gs []*GraphArgument
 	for i := range n.Inputs {
-		if a := &n.Inputs[i].Arg; a.Kind == ArgGraph && a.Graph != nil {
-			gs = append(gs, a.Graph)
+		if a := &n.Inputs[i].Arg; a.Kind == ArgGraph && a.Graph() != nil {
+			gs = append(gs, a.Graph())
 		}
 	}
 	return gs

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"io"
 	"slices"
 )
 
@@ -13,6 +14,23 @@ import (
 // them.
 func DecodeProgram(data []byte) (*Program, error) {
 	d := newDecoder(data)
+	p := new(Program)
+	if err := d.whole(func() { d.program(p) }); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// DecodeProgramFrom is DecodeProgram reading from r as it goes, so that
+// the JSON is never held whole: only the part being read (a string or a
+// number whole, the rest in chunks). Errors from r are returned as they
+// come; the limits are DecodeProgram's, and the bytes r may yield are the
+// caller's to bound.
+func DecodeProgramFrom(r io.Reader) (*Program, error) { return decodeProgramFrom(r, readChunk) }
+
+func decodeProgramFrom(r io.Reader, chunk int) (*Program, error) {
+	d := newDecoder(nil)
+	d.src, d.eof, d.chunk = r, false, chunk
 	p := new(Program)
 	if err := d.whole(func() { d.program(p) }); err != nil {
 		return nil, err

@@ -328,25 +328,25 @@ func (pr *Printer) arg(a *ir.Argument, hop bool) string {
 	case ir.ArgLayout:
 		return ir.Layout(a.Int).String()
 	case ir.ArgDevice:
-		if a.Device == nil {
+		if a.Device() == nil {
 			return "None"
 		}
-		return a.Device.String()
+		return a.Device().String()
 	case ir.ArgComplex:
-		return pyComplex(a.Complex)
+		return pyComplex(a.Complex())
 	case ir.ArgGraph:
-		if a.Graph == nil {
+		if a.Graph() == nil {
 			return "None"
 		}
-		return a.Graph.Name
+		return a.Graph().Name
 	case ir.ArgInts:
 		return list(mapStr(a.Ints, func(v int64) string { return strconv.FormatInt(v, 10) }))
 	case ir.ArgFloats:
-		return list(mapStr(a.Floats, ir.FormatPyFloat))
+		return list(mapStr(a.Floats(), ir.FormatPyFloat))
 	case ir.ArgBools:
-		return list(mapStr(a.Bools, pyBool))
+		return list(mapStr(a.Bools(), pyBool))
 	case ir.ArgStrings:
-		return list(mapStr(a.Strings, sym.PyRepr))
+		return list(mapStr(a.Strings(), sym.PyRepr))
 	case ir.ArgTensors, ir.ArgSymInts, ir.ArgSymFloats, ir.ArgSymBools, ir.ArgOptionalTensors:
 		items := make([]string, len(a.List))
 		for i := range a.List {
@@ -357,16 +357,16 @@ func (pr *Printer) arg(a *ir.Argument, hop bool) string {
 		}
 		return list(items)
 	case ir.ArgIntLists:
-		return list(mapStr(a.IntLists, func(l []int64) string {
+		return list(mapStr(a.IntLists(), func(l []int64) string {
 			return list(mapStr(l, func(v int64) string { return strconv.FormatInt(v, 10) }))
 		}))
 	case ir.ArgNestedTensors:
-		return list(mapStr(a.Nested, func(l []string) string { return list(l) }))
+		return list(mapStr(a.Nested(), func(l []string) string { return list(l) }))
 	case ir.ArgStringToArgument:
-		keys := ir.SortedKeys(a.Map)
+		keys := ir.SortedKeys(a.Map())
 		items := make([]string, len(keys))
 		for i, k := range keys {
-			v := a.Map[k]
+			v := a.Map()[k]
 			items[i] = sym.PyRepr(k) + ": " + pr.arg(&v, hop)
 		}
 		return "{" + strings.Join(items, ", ") + "}"

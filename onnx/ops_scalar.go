@@ -262,23 +262,23 @@ func cond(c *call) error {
 	var branches [2]*Graph
 	for k, bi := range []int{1, 2} {
 		ga := c.args[bi]
-		if ga.Kind != ir.ArgGraph || ga.Graph == nil || ga.Graph.Graph == nil {
+		if ga.Kind != ir.ArgGraph || ga.Graph() == nil || ga.Graph().Graph == nil {
 			return fmt.Errorf("argument %d is not a graph", bi)
 		}
-		sub := ga.Graph.Graph
+		sub := ga.Graph().Graph
 		names := sub.InputNames()
 		if len(names) != len(operands) {
-			return fmt.Errorf("branch %s takes %d inputs, given %d operands", ga.Graph.Name, len(names), len(operands))
+			return fmt.Errorf("branch %s takes %d inputs, given %d operands", ga.Graph().Name, len(names), len(operands))
 		}
-		path := ir.SubgraphPath(c.s.path, c.n.Name, ga.Graph.Name)
-		s := &scope{parent: c.s, path: path, ig: sub, g: &Graph{Name: c.t.fresh(c.n.Name + "_" + ga.Graph.Name)}, names: map[string]string{}}
+		path := ir.SubgraphPath(c.s.path, c.n.Name, ga.Graph().Name)
+		s := &scope{parent: c.s, path: path, ig: sub, g: &Graph{Name: c.t.fresh(c.n.Name + "_" + ga.Graph().Name)}, names: map[string]string{}}
 		for i, n := range names {
 			s.names[n] = operands[i]
 		}
 		c.t.graph(s)
 		for _, vi := range c.t.outputs(s, sub.Outputs) {
 			if vi == nil {
-				return fmt.Errorf("branch %s has an output ONNX cannot return", ga.Graph.Name)
+				return fmt.Errorf("branch %s has an output ONNX cannot return", ga.Graph().Name)
 			}
 			s.g.Outputs = append(s.g.Outputs, vi)
 		}

@@ -13,7 +13,8 @@ import (
 	"github.com/seam-rt/seam/ir"
 )
 
-// BenchmarkDecodeProgram decodes model.json alone: gpt2_l12's, and the
+// BenchmarkDecodeProgram decodes model.json alone (whole, and as a stream
+// as the archive reader does): gpt2_l12's, and the
 // generated programs the reading targets name (64,000 nodes, a
 // 200,000-node chain, conds nested 1,000 deep). Compare with Python's
 // json.loads on the same bytes: scripts/json_loads.py FILE (the -json-dir
@@ -43,6 +44,21 @@ func BenchmarkDecodeProgram(b *testing.B) {
 			cpu := cputime.Used()
 			for i := 0; i < b.N; i++ {
 				if _, err := ir.DecodeProgram(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cputime.Report(b, cpu, b.N)
+		})
+		// As the archive reader decodes: from the record's reader,
+		// never holding the JSON whole.
+		b.Run(c.name+"/stream", func(b *testing.B) {
+			data := c.json()
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			b.ResetTimer()
+			cpu := cputime.Used()
+			for i := 0; i < b.N; i++ {
+				if _, err := ir.DecodeProgramFrom(bytes.NewReader(data)); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -443,13 +443,9 @@ func invalidUTF8(b []byte) int {
 func (rd *reader) readProgram(model string, used map[string]bool) (*ir.Program, error) {
 	rel := "models/" + model + ".json"
 	used[rel] = true
-	data, err := rd.readAll(rel, limits.JSONBytes)
+	p, err := rd.decodeProgram(rel)
 	if err != nil {
 		return nil, err
-	}
-	p, err := ir.DecodeProgram(data)
-	if err != nil {
-		return nil, rd.errf(rel, "malformed program: %v", err)
 	}
 	if p.SchemaVersion.Major != ir.CurrentSchema.Major {
 		return nil, rd.errf(rel, "schema version %d.%d: seam reads schema %d.x (PyTorch 2.9 to 2.11)",
@@ -465,6 +461,52 @@ func (rd *reader) readProgram(model string, used map[string]bool) (*ir.Program, 
 		return nil, err
 	}
 	return p, nil
+}
+
+// decodeProgram decodes a program record as it reads it, so that its
+// JSON (the largest record of a large program) is never held whole. Its
+// declared size is checked first, as readAll does; a damaged record is
+// reported as damaged, whatever JSON its damage made.
+func (rd *reader) decodeProgram(rel string) (*ir.Program, error) {
+	f, ok := rd.records[rel]
+	if !ok {
+		return nil, rd.errf(rel, "missing")
+	}
+	if err := limits.JSONBytes.Check(int64(f.UncompressedSize64)); err != nil {
+		return nil, rd.wrap(rel, err)
+	}
+	rc, err := openRecord(f, rd.r)
+	if err != nil {
+		return nil, rd.wrap(rel, err)
+	}
+	defer rc.Close()
+	r := &firstError{r: rc}
+	p, err := ir.DecodeProgramFrom(r)
+	if err != nil && r.err == nil {
+		// Read on to the end, where the CRC is checked.
+		_, _ = io.Copy(io.Discard, r)
+	}
+	if r.err != nil {
+		return nil, rd.wrap(rel, r.err)
+	}
+	if err != nil {
+		return nil, rd.errf(rel, "malformed program: %v", err)
+	}
+	return p, nil
+}
+
+// firstError keeps the first error other than EOF its reader returns.
+type firstError struct {
+	r   io.Reader
+	err error
+}
+
+func (f *firstError) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	if err != nil && err != io.EOF && f.err == nil {
+		f.err = err
+	}
+	return n, err
 }
 
 // readPayloads reads data/<kind>/<model>_<kind>_config.json and attaches

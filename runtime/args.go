@@ -54,9 +54,9 @@ func (c *compiler) compileArg(a *ir.Argument) (argTmpl, error) {
 	case ir.ArgInts:
 		return litTmpl(value.FromInts(a.Ints)), nil
 	case ir.ArgFloats:
-		return litTmpl(value.FromDoubles(a.Floats)), nil
+		return litTmpl(value.FromDoubles(a.Floats())), nil
 	case ir.ArgBools:
-		return litTmpl(value.FromBools(a.Bools)), nil
+		return litTmpl(value.FromBools(a.Bools())), nil
 	case ir.ArgScalarType:
 		return litTmpl(value.FromScalarType(tensor.DType(a.Int))), nil
 	case ir.ArgLayout:
@@ -64,13 +64,13 @@ func (c *compiler) compileArg(a *ir.Argument) (argTmpl, error) {
 	case ir.ArgMemoryFormat:
 		return litTmpl(value.FromMemoryFormat(int(a.Int))), nil
 	case ir.ArgDevice:
-		typ, ok := deviceTypes[a.Device.Type]
+		typ, ok := deviceTypes[a.Device().Type]
 		if !ok {
-			return argTmpl{}, fmt.Errorf("device type %q", a.Device.Type)
+			return argTmpl{}, fmt.Errorf("device type %q", a.Device().Type)
 		}
 		idx := -1
-		if a.Device.Index != nil {
-			idx = int(*a.Device.Index)
+		if a.Device().Index != nil {
+			idx = int(*a.Device().Index)
 		}
 		return litTmpl(value.FromDevice(typ, idx)), nil
 	case ir.ArgTensor, ir.ArgSymInt, ir.ArgSymFloat, ir.ArgSymBool, ir.ArgOptionalTensor:

@@ -281,10 +281,10 @@ func (c *compiler) compileCond(path string, n *ir.Node, st *step) error {
 	}
 	st.args = []argTmpl{pred, ops}
 	for i, in := range n.Inputs[1:3] {
-		if in.Arg.Kind != ir.ArgGraph || in.Arg.Graph == nil {
+		if in.Arg.Kind != ir.ArgGraph || in.Arg.Graph() == nil {
 			return fmt.Errorf("cond argument %d is not a graph", i+1)
 		}
-		sub := in.Arg.Graph
+		sub := in.Arg.Graph()
 		p := ir.SubgraphPath(path, n.Name, sub.Name)
 		if got, want := len(sub.Graph.Outputs), len(n.Outputs); got != want {
 			return fmt.Errorf("cond branch %s returns %d values but the node has %d outputs", sub.Name, got, want)

@@ -213,9 +213,9 @@ func foldArg(a *ir.Argument, consts map[string]sym.Value) {
 			*a = literalList(a)
 		}
 	case ir.ArgStringToArgument:
-		for k, v := range a.Map {
+		for k, v := range a.Map() {
 			foldArg(&v, consts)
-			a.Map[k] = v
+			a.Map()[k] = v
 		}
 	}
 }
@@ -262,11 +262,11 @@ func literalList(a *ir.Argument) ir.Argument {
 		for i, el := range a.List {
 			fs[i] = el.Float
 		}
-		return ir.Argument{Kind: ir.ArgFloats, Floats: fs}
+		return ir.FloatsArg(fs)
 	}
 	bs := make([]bool, len(a.List))
 	for i, el := range a.List {
 		bs[i] = el.Bool
 	}
-	return ir.Argument{Kind: ir.ArgBools, Bools: bs}
+	return ir.BoolsArg(bs)
 }

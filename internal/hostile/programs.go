@@ -174,8 +174,8 @@ func condLevel(level int) *ir.Graph {
 		Target: "torch.ops.higher_order.cond",
 		Inputs: []ir.NamedArgument{
 			pos("", ir.SymBoolRef("gt")),
-			pos("", ir.Argument{Kind: ir.ArgGraph, Graph: &ir.GraphArgument{Name: "true_graph_0", Graph: condLevel(level - 1)}}),
-			pos("", ir.Argument{Kind: ir.ArgGraph, Graph: &ir.GraphArgument{Name: "false_graph_0", Graph: cos}}),
+			pos("", ir.GraphArg(&ir.GraphArgument{Name: "true_graph_0", Graph: condLevel(level - 1)})),
+			pos("", ir.GraphArg(&ir.GraphArgument{Name: "false_graph_0", Graph: cos})),
 			pos("", ir.TensorsArg("x")),
 		},
 		Outputs:                 []ir.Argument{ir.TensorArg("getitem")},
