@@ -71,8 +71,8 @@ func TestIndexedNestedDelegate(t *testing.T) {
 	branch := &ir.Graph{Inputs: []ir.Argument{ir.TensorArg("x")}, Nodes: []*ir.Node{call}, Outputs: []ir.Argument{ir.TensorArg("y")}}
 	cond := &ir.Node{Name: "cond", Target: "torch.ops.higher_order.cond",
 		Inputs: []ir.NamedArgument{{Arg: ir.TensorArg("p")},
-			{Arg: ir.Argument{Kind: ir.ArgGraph, Graph: &ir.GraphArgument{Name: "true_graph_0", Graph: branch}}},
-			{Arg: ir.Argument{Kind: ir.ArgGraph, Graph: &ir.GraphArgument{Name: "false_graph_0", Graph: branch}}}},
+			{Arg: ir.GraphArg(&ir.GraphArgument{Name: "true_graph_0", Graph: branch})},
+			{Arg: ir.GraphArg(&ir.GraphArgument{Name: "false_graph_0", Graph: branch})}},
 		Outputs: []ir.Argument{ir.TensorArg("c")}}
 	g := &ir.Graph{Inputs: []ir.Argument{ir.TensorArg("p")}, Nodes: []*ir.Node{cond}, Outputs: []ir.Argument{ir.TensorArg("c")}}
 	prof, _ := backend.Builtin("tensor-only")

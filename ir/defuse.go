@@ -85,7 +85,7 @@ func (g *Graph) DefUse() *DefUse {
 		// inputs are at hand.
 		for k := range nd.Inputs {
 			a := &nd.Inputs[k].Arg
-			if a.Kind == ArgGraph && a.Graph != nil {
+			if a.Kind == ArgGraph && a.Graph() != nil {
 				du.nests[i] = true
 			}
 			a.ForEachRef(read)

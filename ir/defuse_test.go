@@ -145,7 +145,7 @@ func TestDefUseNests(t *testing.T) {
 	branch := &Graph{Nodes: []*Node{{Name: "s", Inputs: []NamedArgument{{Arg: TensorArg("x")}}, Outputs: []Argument{TensorArg("s")}}}}
 	g := &Graph{Inputs: []Argument{TensorArg("x")}, Nodes: []*Node{
 		{Name: "a", Inputs: []NamedArgument{{Arg: TensorArg("x")}}, Outputs: []Argument{TensorArg("a")}},
-		{Name: "cond", Inputs: []NamedArgument{{Arg: TensorArg("a")}, {Arg: Argument{Kind: ArgGraph, Graph: &GraphArgument{Name: "true_graph_0", Graph: branch}}}}, Outputs: []Argument{TensorArg("c")}},
+		{Name: "cond", Inputs: []NamedArgument{{Arg: TensorArg("a")}, {Arg: GraphArg(&GraphArgument{Name: "true_graph_0", Graph: branch})}}, Outputs: []Argument{TensorArg("c")}},
 		{Name: "empty", Inputs: []NamedArgument{{Arg: Argument{Kind: ArgGraph}}}, Outputs: []Argument{TensorArg("e")}},
 	}}
 	du := g.DefUse()

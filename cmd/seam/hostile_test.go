@@ -24,7 +24,7 @@ import (
 // dies or times out under them.
 const (
 	memoryCap = 3 << 30
-	timeCap   = 10 * time.Second
+	timeCap   = 20 * time.Second
 	slowCap   = 60 * time.Second
 )
 
