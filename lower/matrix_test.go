@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -18,7 +17,6 @@ import (
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/lower"
-	"github.com/seam-rt/seam/npy"
 	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/runtime"
 	"github.com/seam-rt/seam/tensor"
@@ -42,22 +40,13 @@ type refCase struct {
 
 func readCases(t testing.TB, dir string) []refCase {
 	t.Helper()
-	dirs, _ := filepath.Glob(filepath.Join(dir, "io", "case*"))
-	sort.Strings(dirs)
 	var cases []refCase
-	for _, d := range dirs {
-		rc, err := npy.ReadCase(os.DirFS(d))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := refCase{name: filepath.Base(d), out: rc.Outputs}
-		for _, x := range rc.Inputs {
+	for _, fc := range fixtures.ReadCases(t, dir) {
+		c := refCase{name: filepath.Base(fc.Dir), out: fc.Outputs}
+		for _, x := range fc.Inputs {
 			c.in = append(c.in, runtime.InputValue(x))
 		}
 		cases = append(cases, c)
-	}
-	if len(cases) == 0 {
-		t.Fatalf("%s: no cases", dir)
 	}
 	return cases
 }

@@ -2,13 +2,10 @@ package runtime_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
-	"sort"
 	"testing"
 
 	"github.com/seam-rt/seam/fixtures"
-	"github.com/seam-rt/seam/npy"
 	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/runtime"
 	"github.com/seam-rt/seam/tensor"
@@ -32,25 +29,16 @@ func loadCases(t testing.TB, model string) []Case {
 // out_J.npy), failing the test when there are none.
 func loadCasesIn(t testing.TB, dir string) []Case {
 	t.Helper()
-	dirs, _ := filepath.Glob(filepath.Join(dir, "io", "case*"))
-	sort.Strings(dirs)
 	var cases []Case
-	for _, d := range dirs {
-		rc, err := npy.ReadCase(os.DirFS(d))
-		if err != nil {
-			t.Fatal(err)
+	for _, fc := range fixtures.ReadCases(t, dir) {
+		if len(fc.Inputs) == 0 || len(fc.Outputs) == 0 {
+			t.Fatalf("%s: no inputs or outputs", fc.Dir)
 		}
-		if len(rc.Inputs) == 0 || len(rc.Outputs) == 0 {
-			t.Fatalf("%s: no inputs or outputs", d)
-		}
-		c := Case{Dir: d, Outputs: rc.Outputs}
-		for _, x := range rc.Inputs {
+		c := Case{Dir: fc.Dir, Outputs: fc.Outputs}
+		for _, x := range fc.Inputs {
 			c.Inputs = append(c.Inputs, runtime.InputValue(x))
 		}
 		cases = append(cases, c)
-	}
-	if len(cases) == 0 {
-		t.Fatalf("%s: no cases", dir)
 	}
 	return cases
 }

@@ -1,7 +1,6 @@
 package ortbackend_test
 
 import (
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
-	"github.com/seam-rt/seam/npy"
 	"github.com/seam-rt/seam/onnx"
 	"github.com/seam-rt/seam/onnx/ort/orttest"
 	"github.com/seam-rt/seam/onnx/ortbackend"
@@ -44,22 +42,13 @@ type refCase struct {
 
 func loadCases(t testing.TB, dir string) []refCase {
 	t.Helper()
-	dirs, _ := filepath.Glob(filepath.Join(dir, "io", "case*"))
-	sort.Strings(dirs)
 	var cases []refCase
-	for _, d := range dirs {
-		rc, err := npy.ReadCase(os.DirFS(d))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := refCase{name: filepath.Base(d), outputs: rc.Outputs}
-		for _, x := range rc.Inputs {
+	for _, fc := range fixtures.ReadCases(t, dir) {
+		c := refCase{name: filepath.Base(fc.Dir), outputs: fc.Outputs}
+		for _, x := range fc.Inputs {
 			c.inputs = append(c.inputs, runtime.InputValue(x))
 		}
 		cases = append(cases, c)
-	}
-	if len(cases) == 0 {
-		t.Fatalf("%s: no cases", dir)
 	}
 	return cases
 }
