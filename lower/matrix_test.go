@@ -15,6 +15,7 @@ import (
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/delegate"
 	"github.com/seam-rt/seam/fixtures"
+	"github.com/seam-rt/seam/fixtures/refcase"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/lower"
 	"github.com/seam-rt/seam/pt2"
@@ -41,7 +42,7 @@ type refCase struct {
 func readCases(t testing.TB, dir string) []refCase {
 	t.Helper()
 	var cases []refCase
-	for _, fc := range fixtures.ReadCases(t, dir) {
+	for _, fc := range refcase.Read(t, dir) {
 		c := refCase{name: filepath.Base(fc.Dir), out: fc.Outputs}
 		for _, x := range fc.Inputs {
 			c.in = append(c.in, runtime.InputValue(x))

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/fixtures"
+	"github.com/seam-rt/seam/fixtures/refcase"
 	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/runtime"
 	"github.com/seam-rt/seam/tensor"
@@ -30,7 +31,7 @@ func loadCases(t testing.TB, model string) []Case {
 func loadCasesIn(t testing.TB, dir string) []Case {
 	t.Helper()
 	var cases []Case
-	for _, fc := range fixtures.ReadCases(t, dir) {
+	for _, fc := range refcase.Read(t, dir) {
 		if len(fc.Inputs) == 0 || len(fc.Outputs) == 0 {
 			t.Fatalf("%s: no inputs or outputs", fc.Dir)
 		}

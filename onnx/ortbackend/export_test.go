@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/seam-rt/seam/fixtures"
+	"github.com/seam-rt/seam/fixtures/refcase"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/onnx"
 	"github.com/seam-rt/seam/onnx/ort/orttest"
@@ -43,7 +44,7 @@ type refCase struct {
 func loadCases(t testing.TB, dir string) []refCase {
 	t.Helper()
 	var cases []refCase
-	for _, fc := range fixtures.ReadCases(t, dir) {
+	for _, fc := range refcase.Read(t, dir) {
 		c := refCase{name: filepath.Base(fc.Dir), outputs: fc.Outputs}
 		for _, x := range fc.Inputs {
 			c.inputs = append(c.inputs, runtime.InputValue(x))
