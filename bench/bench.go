@@ -150,7 +150,7 @@ func TorchRun(tools, model, dir string, repeat int) (time.Duration, error) {
 	if _, err := os.Stat(script); err != nil {
 		return 0, err
 	}
-	cmd := exec.Command("/usr/bin/python3", script, model, dir, fmt.Sprint(repeat))
+	cmd := anchorCommand(script, model, dir, fmt.Sprint(repeat))
 	cmd.Env = append(os.Environ(), "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1")
 	out, err := cmd.Output()
 	if err != nil {
@@ -180,7 +180,7 @@ func ExportONNX(tools, model, dir string) (file, by string, cleanup func(), err 
 	}
 	cleanup = func() { os.RemoveAll(tmp) }
 	file = filepath.Join(tmp, "model.onnx")
-	exp := exec.Command("/usr/bin/python3", filepath.Join(tools, "onnx_export.py"), model, dir, file)
+	exp := anchorCommand(filepath.Join(tools, "onnx_export.py"), model, dir, file)
 	out, err := exp.CombinedOutput()
 	if err == nil {
 		return file, "onnx_export.py", cleanup, nil
