@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	goruntime "runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -55,7 +56,13 @@ type Program struct {
 	// dispatch holds the specializations a run may take instead (nil
 	// without any).
 	dispatch *dispatch
+	// passes names the plan rewrites Load ran, in order.
+	passes []string
 }
+
+// Passes names the plan rewrites Load ran on this program, in order:
+// PassNames less what Options.Disable switched off.
+func (p *Program) Passes() []string { return slices.Clone(p.passes) }
 
 type sourceKind uint8
 
@@ -141,6 +148,9 @@ func loadLowered(l *ir.Lowered, opt Options, table []pass, compiled map[string]*
 	}
 	p := l.Main
 	prog := &Program{ir: p, ranges: map[string]sym.Range{}, state: map[string]value.Value{}}
+	for _, ps := range passes {
+		prog.passes = append(prog.passes, ps.name)
+	}
 	// Weights first: the plan's rewrites fold and pack constant ones.
 	if err := prog.loadSources(); err != nil {
 		return nil, err

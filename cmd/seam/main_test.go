@@ -8,11 +8,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/npy"
+	"github.com/seam-rt/seam/runtime"
 	"github.com/seam-rt/seam/tensor"
 )
 
@@ -260,4 +262,37 @@ func TestPartitionJudgesCrossings(t *testing.T) {
 			t.Errorf("%s: no partition takes n:\n%s", c.backend, out)
 		}
 	}
+}
+
+// --disable-pass runs the program without the named rewrites (--json
+// lists the ones that ran), still matching the reference; a name that is
+// not a pass's is the user's error, naming the passes there are.
+func TestRunDisablePass(t *testing.T) {
+	model := fixtures.Model("gpt2_tiny")
+	caseDir := filepath.Join(filepath.Dir(model), "io", "case0")
+	all := runPasses(t, mustSeam(t, "run", model, "--case", caseDir, "--json"))
+	if !slices.Equal(all, runtime.PassNames()) {
+		t.Fatalf("without --disable-pass the passes that ran are %v, want %v", all, runtime.PassNames())
+	}
+	some := runPasses(t, mustSeam(t, "run", model, "--case", caseDir, "--json", "--disable-pass", "gelu,softmax", "--disable-pass", "moves"))
+	want := slices.DeleteFunc(slices.Clone(all), func(n string) bool { return n == "gelu" || n == "softmax" || n == "moves" })
+	if !slices.Equal(some, want) {
+		t.Fatalf("--disable-pass gelu,softmax,moves ran %v, want %v", some, want)
+	}
+	out, code, err := seam(t, "run", model, "--case", caseDir, "--disable-pass", "fuse")
+	if code != 2 || err == nil || !strings.Contains(err.Error(), `--disable-pass "fuse"`) || !strings.Contains(err.Error(), "lifetimes") {
+		t.Fatalf("--disable-pass fuse: exit %d, %v\n%s", code, err, out)
+	}
+}
+
+func runPasses(t *testing.T, out string) []string {
+	t.Helper()
+	var r struct {
+		OK     bool     `json:"ok"`
+		Passes []string `json:"passes"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || !r.OK {
+		t.Fatalf("seam run --json: ok=%v, %v\n%s", r.OK, err, out)
+	}
+	return r.Passes
 }

@@ -7,7 +7,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -31,8 +33,9 @@ func runCmd() *cobra.Command {
 	var outDir, expectDir string
 	var repeat, threads int
 	var trustRecorded, asJSON bool
+	var disable []string
 	cmd := &cobra.Command{
-		Use:   "run MODEL.pt2 --input A.npy [--input B.npy ...] [--out DIR] [--expect DIR] [--repeat N] [--threads N] [--trust-recorded-contract] | --case DIR [--case DIR ...]",
+		Use:   "run MODEL.pt2 --input A.npy [--input B.npy ...] [--out DIR] [--expect DIR] [--repeat N] [--threads N] [--disable-pass NAME] [--trust-recorded-contract] | --case DIR [--case DIR ...]",
 		Short: "Run a program (or a lowered program through its delegates) on .npy inputs",
 		Long: "run executes the program on its user inputs, given in signature order as .npy files\n" +
 			"(a 0-d int64 array for an int user input). --out writes out_0.npy, out_1.npy, ...;\n" +
@@ -44,7 +47,10 @@ func runCmd() *cobra.Command {
 			"(a mutated buffer) carries from case to case; each prints one line, ok or MISMATCH.\n" +
 			"--repeat N runs N more times and prints latency figures (and time per delegate).\n" +
 			"--threads N lets one run use N goroutines inside large kernels (default: the cores\n" +
-			"available); results are the same whatever N. --json prints one JSON document.",
+			"available); results are the same whatever N. --disable-pass NAME runs the program\n" +
+			"without one of the runtime's plan rewrites (fusions, folds, buffer reuse; the names:\n" +
+			"seam run --help), to tell whether a wrong or slow result comes from one of them.\n" +
+			"--json prints one JSON document (with the rewrites that ran, under \"passes\").",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if repeat < 0 {
@@ -58,6 +64,9 @@ func runCmd() *cobra.Command {
 			}
 			if len(caseDirs) > 1 && (expectDir != "" || outDir != "") {
 				return fmt.Errorf("several --case folders each bring their inputs and expected outputs: --expect and --out go with one run")
+			}
+			if err := checkPassNames(disable); err != nil {
+				return err
 			}
 			var vals []value.Value
 			for _, path := range inputs {
@@ -90,12 +99,12 @@ func runCmd() *cobra.Command {
 			if err != nil {
 				return &pt2.Error{File: args[0], Err: err}
 			}
-			prog, err := runtime.LoadLowered(l, runtime.Options{Threads: threads, TrustRecordedContract: trustRecorded})
+			prog, err := runtime.LoadLowered(l, runtime.Options{Threads: threads, TrustRecordedContract: trustRecorded, Disable: disable})
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			ctx := context.Background()
-			rep := &runReport{Model: args[0], OK: true, Runs: []runRecord{}}
+			rep := &runReport{Model: args[0], OK: true, Runs: []runRecord{}, Passes: prog.Passes()}
 			last := vals
 			if len(caseDirs) > 1 {
 				for i, c := range cases {
@@ -160,8 +169,20 @@ func runCmd() *cobra.Command {
 	cmd.Flags().IntVar(&threads, "threads", 0, "goroutines one run may use inside a kernel (default: the cores available; 1: none)")
 	cmd.Flags().BoolVar(&trustRecorded, "trust-recorded-contract", false,
 		"check each lowered module's calls against the contract its delegate record holds, even where it differs from the registered backend's")
+	cmd.Flags().StringSliceVar(&disable, "disable-pass", nil, "run without this plan rewrite (repeat or comma-separate): "+strings.Join(runtime.PassNames(), ", "))
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the runs (and latency) as one JSON document")
 	return cmd
+}
+
+// checkPassNames refuses a --disable-pass name that is not a pass's,
+// naming the ones there are.
+func checkPassNames(names []string) error {
+	for _, n := range names {
+		if !slices.Contains(runtime.PassNames(), n) {
+			return fmt.Errorf("--disable-pass %q: no such plan rewrite (the rewrites: %s)", n, strings.Join(runtime.PassNames(), ", "))
+		}
+	}
+	return nil
 }
 
 // runReport is what seam run found: one record per run, and the latency
@@ -172,6 +193,9 @@ type runReport struct {
 	OK      bool        `json:"ok"`
 	Runs    []runRecord `json:"runs"`
 	Latency *latency    `json:"latency,omitempty"`
+	// Passes names the runtime's plan rewrites that ran (--disable-pass
+	// leaves some out).
+	Passes []string `json:"passes"`
 }
 
 func (r *runReport) add(rec runRecord) {
