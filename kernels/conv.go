@@ -233,8 +233,12 @@ func (cv *conv) run(ctx *Context) error {
 	planes := cv.oh * cv.ow
 	macs := float64(planes * cv.cg * cv.kh * cv.kw)
 	one := cv.kh == 1 && cv.kw == 1 && cv.sh == 1 && cv.sw == 1 && cv.ph == 0 && cv.pw == 0
-	if one && planes == 1 && cv.groups == 1 {
-		cv.pointwise1x1(ctx.Threads)
+	if one && cv.groups == 1 {
+		if planes == 1 {
+			cv.pointwise1x1(ctx.Threads)
+		} else {
+			cv.pointwise(ctx.Threads)
+		}
 		return nil
 	}
 	if cv.depthwise8() {
@@ -394,6 +398,19 @@ func (cv *conv) pointwise1x1(threads int) {
 			vec.Add(cv.dst[b*cv.o:(b+1)*cv.o], cv.dst[b*cv.o:(b+1)*cv.o], cv.bias)
 		}
 	}
+	if cv.act != nil {
+		cv.act(cv.dst, cv.dst)
+	}
+}
+
+// pointwise computes a 1x1 convolution without groups as one product of
+// the weight by the pixels of all samples (gemm.SgemmBatchColsThreads: a
+// small plane's pixels alone would leave most of a register tile empty,
+// and A would be packed once per sample), the bias added in the product's
+// registers, then the activation over the whole output.
+func (cv *conv) pointwise(threads int) {
+	plane := cv.oh * cv.ow
+	gemm.SgemmBatchColsThreads(threads, cv.o, plane, cv.c, cv.n, 1, cv.wt, cv.c, cv.in, plane, cv.c*plane, 0, cv.dst, plane, cv.o*plane, cv.bias)
 	if cv.act != nil {
 		cv.act(cv.dst, cv.dst)
 	}

@@ -154,7 +154,7 @@ func gemmBlocked[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []
 					}
 					crow := c[(ic+ir)*ldc+jc:]
 					for jr, q := 0, 0; jr < nc; jr, q = jr+nr, q+1 {
-						kn.tile(mrc, min(nr, nc-jr), kc, ap, rsa, ksa, blk.buf[q*blk.panelStride:], blk.ld, crow[jr:], ldc, alpha, bt)
+						kn.tile(mrc, min(nr, nc-jr), kc, ap, rsa, ksa, blk.buf[q*blk.panelStride:], blk.ld, crow[jr:], ldc, alpha, bt, nil)
 					}
 				}
 			}
@@ -210,7 +210,7 @@ func blockedBPanels[T float](kn *kernel[T], s *scratch[T], directA, directB, pan
 						default:
 							ap, rsa, ksa = a[i*lda+pc:], lda, 1
 						}
-						kn.tile(mrc, min(nr, nc-jr), kc, ap, rsa, ksa, bp, ldbp, c[(ic+ir)*ldc+jc+jr:], ldc, alpha, bt)
+						kn.tile(mrc, min(nr, nc-jr), kc, ap, rsa, ksa, bp, ldbp, c[(ic+ir)*ldc+jc+jr:], ldc, alpha, bt, nil)
 					}
 				}
 			}

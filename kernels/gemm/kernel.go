@@ -8,12 +8,14 @@ import (
 // float is the element types the package multiplies.
 type float interface{ ~float32 | ~float64 }
 
-// tileFunc computes C[0:mr, 0:nr] = alpha*A*B + beta*C for one register tile.
+// tileFunc computes C[0:mr, 0:nr] = alpha*A*B + bias + beta*C for one
+// register tile, where bias (nil, or at least mr values) adds bias[i] to
+// row i.
 // Element (i, p) of A is a[i*rsa+p*ksa]: a packed micro-panel has rsa = 1,
 // ksa = mr. b holds kc rows of at least nr values, ldb apart. c rows are ldc
 // apart. beta == 0 means C is write-only. 1 <= mr <= kernel.mr,
 // 1 <= nr <= kernel.nr, kc >= 1.
-type tileFunc[T float] func(mr, nr, kc int, a []T, rsa, ksa int, b []T, ldb int, c []T, ldc int, alpha, beta T)
+type tileFunc[T float] func(mr, nr, kc int, a []T, rsa, ksa int, b []T, ldb int, c []T, ldc int, alpha, beta T, bias []T)
 
 // dotFunc sets out[i*4+j] = dot(A row i, B row j) over k for i < ma <= 4,
 // j < 4; A rows are lda apart, B rows ldb apart.
