@@ -100,9 +100,11 @@ func batchCols[T float](kn *kernel[T], lo, hi, m, n, k int, alpha T, a []T, lda 
 			packed++
 		}
 	}
-	s := getScratch[T](min(kn.mc, roundUp(m, mr))*kcMax, packed*kcMax*nr+mr*nr)
+	mcMax := min(kn.mc, roundUp(m, mr))
+	s := getScratch[T](mcMax*kcMax, packed*kcMax*nr+mcMax*nr)
 	defer putScratch(s)
-	tmp := s.b[packed*kcMax*nr:][:mr*nr]
+	// The tiles of a panel that is not in place, before they are cut up.
+	tmp := s.b[packed*kcMax*nr:][:mcMax*nr]
 	// A tile's columns cut at sample boundaries: at most nr runs.
 	var segs [maxNR]batchSeg
 	for pc := 0; pc < k; pc += kn.kc {
@@ -129,14 +131,10 @@ func batchCols[T float](kn *kernel[T], lo, hi, m, n, k int, alpha T, a []T, lda 
 				w := min(nr, hi-j)
 				smp, p := j/n, j%n
 				if batchInPlace(kn, alias, j, w, n) {
-					bp := b[smp*sb+pc*ldb+p:]
-					for ir := 0; ir < mc; ir += mr {
-						mrc := min(mr, mc-ir)
-						if bs != nil {
-							rowBias = bs[ic+ir:]
-						}
-						kn.tile(mrc, w, kc, s.a[ir*kc:], 1, mrc, bp, ldb, c[smp*sc+(ic+ir)*ldc+p:], ldc, alpha, bt, rowBias)
+					if bs != nil {
+						rowBias = bs[ic:]
 					}
+					kn.tiles(mc, w, kc, s.a, b[smp*sb+pc*ldb+p:], ldb, c[smp*sc+ic*ldc+p:], ldc, alpha, bt, rowBias)
 					continue
 				}
 				bp := s.b[q*kc*nr:]
@@ -148,17 +146,14 @@ func batchCols[T float](kn *kernel[T], lo, hi, m, n, k int, alpha T, a []T, lda 
 					segs[ns] = batchSeg{d: d, off: sm*sc + pq, n: min(n-pq, w-d)}
 					ns++
 				}
-				for ir := 0; ir < mc; ir += mr {
-					mrc := min(mr, mc-ir)
-					if bs != nil {
-						rowBias = bs[ic+ir:]
-					}
-					kn.tile(mrc, nr, kc, s.a[ir*kc:], 1, mrc, bp, nr, tmp, nr, alpha, 0, rowBias)
-					for i := 0; i < mrc; i++ {
-						row, at := tmp[i*nr:][:w], (ic+ir+i)*ldc
-						for _, sg := range segs[:ns] {
-							addRow(c[sg.off+at:][:sg.n], row[sg.d:], bt)
-						}
+				if bs != nil {
+					rowBias = bs[ic:]
+				}
+				kn.tiles(mc, nr, kc, s.a, bp, nr, tmp, nr, alpha, 0, rowBias)
+				for i := 0; i < mc; i++ {
+					row, at := tmp[i*nr:][:w], (ic+i)*ldc
+					for _, sg := range segs[:ns] {
+						addRow(c[sg.off+at:][:sg.n], row[sg.d:], bt)
 					}
 				}
 			}

@@ -17,6 +17,13 @@ type float interface{ ~float32 | ~float64 }
 // 1 <= nr <= kernel.nr, kc >= 1.
 type tileFunc[T float] func(mr, nr, kc int, a []T, rsa, ksa int, b []T, ldb int, c []T, ldc int, alpha, beta T, bias []T)
 
+// columnFunc runs the tiles of one B panel against a packed block of mc
+// rows of A: micro-panel ir (of min(mr, mc-ir) rows) at a[ir*kc:], the
+// tile's C at c[ir*ldc:], its bias (when not nil) from bias[ir]. One call
+// per panel instead of one per tile: on short k the calls cost as much as
+// the arithmetic.
+type columnFunc[T float] func(mc, nr, kc int, a, b []T, ldb int, c []T, ldc int, alpha, beta T, bias []T)
+
 // dotFunc sets out[i*4+j] = dot(A row i, B row j) over k for i < ma <= 4,
 // j < 4; A rows are lda apart, B rows ldb apart.
 type dotFunc[T float] func(ma, k int, a []T, lda int, b []T, ldb int, out []T)
@@ -40,6 +47,9 @@ type kernel[T float] struct {
 	// the B block (kc x nc, sized for L2) streams past it.
 	bPanelInL1 bool
 	tile       tileFunc[T]
+	// column, when set, is the kernel's own loop over a packed A block
+	// (see columnFunc); otherwise tiles runs tile in a loop.
+	column columnFunc[T]
 	// dot, when set, multiplies A by a transposed, unpacked B with few rows
 	// of A (at most 4, or dotMaxM for long rows) as dot products along both
 	// contiguous rows, which reads B once and never packs it.
@@ -103,3 +113,20 @@ var (
 	sActive  = sKernels[0]
 	dActive  = dKernels[0]
 )
+
+// tiles runs the column of tiles that columnFunc describes, with the
+// kernel's own loop when it has one.
+func (kn *kernel[T]) tiles(mc, nr, kc int, a, b []T, ldb int, c []T, ldc int, alpha, beta T, bias []T) {
+	if kn.column != nil {
+		kn.column(mc, nr, kc, a, b, ldb, c, ldc, alpha, beta, bias)
+		return
+	}
+	var rowBias []T
+	for ir := 0; ir < mc; ir += kn.mr {
+		mrc := min(kn.mr, mc-ir)
+		if bias != nil {
+			rowBias = bias[ir:]
+		}
+		kn.tile(mrc, nr, kc, a[ir*kc:], 1, mrc, b, ldb, c[ir*ldc:], ldc, alpha, beta, rowBias)
+	}
+}

@@ -11,7 +11,7 @@ import (
 // operands: the ceiling the blocked driver can approach.
 func BenchmarkTile(b *testing.B) {
 	for _, kn := range sKernels {
-		for _, kc := range []int{64, 256} {
+		for _, kc := range []int{16, 40, 64, 256} {
 			b.Run(fmt.Sprintf("%s/kc=%d", kn.name, kc), func(b *testing.B) {
 				a := alignedSlice[float32](kn.mr * kc)
 				bp := alignedSlice[float32](kn.nr * kc)

@@ -39,7 +39,7 @@ func asmKernels32() []*kernel[float32] {
 			name: "avx2", mr: 6, nr: 16, kc: avx2KC, mc: avx2MC, nc: avx2NC,
 			// A read in place up to 16 B panels: measured faster than
 			// packing it for the transformer shapes (n = 64-256).
-			directA: 16, bPanelInL1: true, tile: sTileAVX2,
+			directA: 16, bPanelInL1: true, tile: sTileAVX2, column: sColumnAVX2,
 		})
 	}
 	return ks
@@ -103,6 +103,34 @@ func sTileAVX2(mr, nr, kc int, a []float32, rsa, ksa int, b []float32, ldb int, 
 	sgemmAVX2(mr, (nr+w-1)/w, kc, &a[0], rsa, ksa, &b[0], ldb, &t[0], 16, alpha, 0, bp)
 	for i := 0; i < mr; i++ {
 		addRow(c[i*ldc:i*ldc+nr], t[i*16:], beta)
+	}
+}
+
+// sColumnAVX2 is the columnFunc of the AVX2 kernel: full 6x16 tiles call
+// the assembly directly, the rest go through sTileAVX2.
+func sColumnAVX2(mc, nr, kc int, a, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, bias []float32) {
+	// The bounds the assembly relies on, checked once.
+	_, _, _ = a[mc*kc-1], b[(kc-1)*ldb+nr-1], c[(mc-1)*ldc+nr-1]
+	if bias != nil {
+		_ = bias[mc-1]
+	}
+	ir := 0
+	if nr == 16 {
+		for ; ir+6 <= mc; ir += 6 {
+			var bp *float32
+			if bias != nil {
+				bp = &bias[ir]
+			}
+			sgemmAVX2M6N2(kc, &a[ir*kc], 1, 6, &b[0], ldb, &c[ir*ldc], ldc, alpha, beta, bp)
+		}
+	}
+	var rowBias []float32
+	for ; ir < mc; ir += 6 {
+		mrc := min(6, mc-ir)
+		if bias != nil {
+			rowBias = bias[ir:]
+		}
+		sTileAVX2(mrc, nr, kc, a[ir*kc:], 1, mrc, b, ldb, c[ir*ldc:], ldc, alpha, beta, rowBias)
 	}
 }
 
