@@ -176,6 +176,11 @@ func BenchmarkSgemmBatchCols(b *testing.B) {
 		{"40to216-6x6", 216, 36, 40, 8},
 		{"184to32-6x6", 32, 36, 184, 8},
 		{"72to432-3x3", 432, 9, 72, 8},
+		// A ResNet's bottleneck at batch 1: planes of 3136 pixels, B rows
+		// 12 KiB apart.
+		{"256to64-56x56-b1", 64, 3136, 256, 1},
+		{"64to256-56x56-b1", 256, 3136, 64, 1},
+		{"512to512-14x14-b1", 512, 196, 512, 1},
 	} {
 		r := rand.New(rand.NewPCG(1, 1))
 		w := randSlice[float32](r, s.m, s.k, s.k)
