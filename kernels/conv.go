@@ -431,12 +431,12 @@ func (cv *conv) gemmSamples(lo, hi int, col []float32, threads int) {
 				a = col
 			}
 			outG := cv.dst[(b*cv.o+g*cv.og)*plane : (b*cv.o+(g+1)*cv.og)*plane]
-			gemm.SgemmThreads(threads, false, false, cv.og, plane, kk, 1, cv.wt[g*cv.og*kk:(g+1)*cv.og*kk], kk, a, plane, 0, outG, plane)
+			// A batch of one: B read in place, the bias added in registers.
+			var bias []float32
 			if cv.bias != nil {
-				for oc := 0; oc < cv.og; oc++ {
-					addBias(outG[oc*plane:(oc+1)*plane], cv.bias[g*cv.og+oc])
-				}
+				bias = cv.bias[g*cv.og : (g+1)*cv.og]
 			}
+			gemm.SgemmBatchColsThreads(threads, cv.og, plane, kk, 1, 1, cv.wt[g*cv.og*kk:(g+1)*cv.og*kk], kk, a, plane, 0, 0, outG, plane, 0, bias)
 			if cv.act != nil {
 				cv.act(outG, outG)
 			}
