@@ -482,18 +482,6 @@ func (l directLayout) bufLen(groups, og int) int {
 	return gb*l.chans + l.wide + gb*og*l.wide + gb*og
 }
 
-// addBias adds b to every element of a plane: vec.AddScalar, or a loop
-// for the small planes where its call costs more than the adds.
-func addBias(row []float32, b float32) {
-	if len(row) >= 32 {
-		vec.AddScalar(row, row, b)
-		return
-	}
-	for i := range row {
-		row[i] += b
-	}
-}
-
 // f32Pool holds the scratch of the goroutines a kernel starts (the
 // caller's own goroutine uses its Context's).
 var f32Pool sync.Pool
