@@ -223,28 +223,43 @@ func TestHotKernelsDoNotAllocate(t *testing.T) {
 
 // BenchmarkConvMobileNet times the convolutions of mobilenet_tiny (batch
 // 3): the stem over RGB, depthwise 3x3 and 5x5 at strides 1 and 2, and
-// pointwise 1x1 products from 24x24 down to 3x3 planes.
+// pointwise 1x1 products from 24x24 down to 3x3 planes; then the pointwise
+// ones at batch 8 (mobilenet_tiny_b8), where the planes of all samples
+// make one product.
 func BenchmarkConvMobileNet(b *testing.B) {
 	r := rand.New(rand.NewSource(1))
 	ints := func(v ...int64) ops.NamedArg { return pos(value.FromInts(v)) }
 	for _, c := range []struct {
-		name                      string
-		c, h, o, k, stride, group int
+		name                         string
+		n, c, h, o, k, stride, group int
 	}{
-		{"stem-3x3s2-3to16-96", 3, 96, 16, 3, 2, 1},
-		{"dw-3x3s2-16-48", 16, 48, 16, 3, 2, 16},
-		{"dw-3x3s2-56-24", 56, 24, 56, 3, 2, 56},
-		{"dw-5x5s1-184-6", 184, 6, 184, 5, 1, 184},
-		{"dw-3x3s1-72-12", 72, 12, 72, 3, 1, 72},
-		{"dw-5x5s2-216-6", 216, 6, 216, 5, 2, 216},
-		{"pw-16to56-24", 16, 24, 56, 1, 1, 1},
-		{"pw-24to72-12", 24, 12, 72, 1, 1, 1},
-		{"pw-40to216-6", 40, 6, 216, 1, 1, 1},
-		{"pw-32to184-6", 32, 6, 184, 1, 1, 1},
-		{"pw-72to432-3", 72, 3, 432, 1, 1, 1},
+		{"stem-3x3s2-3to16-96", 3, 3, 96, 16, 3, 2, 1},
+		{"dw-3x3s2-16-48", 3, 16, 48, 16, 3, 2, 16},
+		{"dw-3x3s2-56-24", 3, 56, 24, 56, 3, 2, 56},
+		{"dw-5x5s1-184-6", 3, 184, 6, 184, 5, 1, 184},
+		{"dw-3x3s1-72-12", 3, 72, 12, 72, 3, 1, 72},
+		{"dw-5x5s2-216-6", 3, 216, 6, 216, 5, 2, 216},
+		{"pw-16to56-24", 3, 16, 24, 56, 1, 1, 1},
+		{"pw-24to72-12", 3, 24, 12, 72, 1, 1, 1},
+		{"pw-40to216-6", 3, 40, 6, 216, 1, 1, 1},
+		{"pw-32to184-6", 3, 32, 6, 184, 1, 1, 1},
+		{"pw-72to432-3", 3, 72, 3, 432, 1, 1, 1},
+		// Not in the net: a dense 3x3 (im2col and a product per sample).
+		{"3x3s1-32to64-24", 3, 32, 24, 64, 3, 1, 1},
+		{"3x3s2-64to128-24", 3, 64, 24, 128, 3, 2, 1},
+		{"b8/pw-16to16-24", 8, 16, 24, 16, 1, 1, 1},
+		{"b8/pw-16to56-24", 8, 16, 24, 56, 1, 1, 1},
+		{"b8/pw-56to24-12", 8, 56, 12, 24, 1, 1, 1},
+		{"b8/pw-24to72-12", 8, 24, 12, 72, 1, 1, 1},
+		{"b8/pw-72to32-6", 8, 72, 6, 32, 1, 1, 1},
+		{"b8/pw-32to184-6", 8, 32, 6, 184, 1, 1, 1},
+		{"b8/pw-184to32-6", 8, 184, 6, 32, 1, 1, 1},
+		{"b8/pw-40to216-6", 8, 40, 6, 216, 1, 1, 1},
+		{"b8/pw-216to72-3", 8, 216, 3, 72, 1, 1, 1},
+		{"b8/pw-72to432-3", 8, 72, 3, 432, 1, 1, 1},
 	} {
 		p := int64(c.k / 2)
-		args := []ops.NamedArg{tv(randTensor(r, 3, c.c, c.h, c.h)), tv(randTensor(r, c.o, c.c/c.group, c.k, c.k)),
+		args := []ops.NamedArg{tv(randTensor(r, c.n, c.c, c.h, c.h)), tv(randTensor(r, c.o, c.c/c.group, c.k, c.k)),
 			tv(randTensor(r, c.o)), ints(int64(c.stride), int64(c.stride)), ints(p, p), ints(1, 1), pos(value.FromBool(false)),
 			ints(0, 0), pos(value.FromInt(int64(c.group)))}
 		b.Run(c.name, func(b *testing.B) { benchKernel(b, "aten.convolution.default", args...) })

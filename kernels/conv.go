@@ -233,8 +233,12 @@ func (cv *conv) run(ctx *Context) error {
 	planes := cv.oh * cv.ow
 	macs := float64(planes * cv.cg * cv.kh * cv.kw)
 	one := cv.kh == 1 && cv.kw == 1 && cv.sh == 1 && cv.sw == 1 && cv.ph == 0 && cv.pw == 0
-	if one && planes == 1 && cv.groups == 1 {
-		cv.pointwise1x1(ctx.Threads)
+	if one && cv.groups == 1 {
+		if planes == 1 {
+			cv.pointwise1x1(ctx.Threads)
+		} else {
+			cv.pointwise(ctx.Threads)
+		}
 		return nil
 	}
 	if cv.depthwise8() {
@@ -399,6 +403,19 @@ func (cv *conv) pointwise1x1(threads int) {
 	}
 }
 
+// pointwise computes a 1x1 convolution without groups as one product of
+// the weight by the pixels of all samples (gemm.SgemmBatchColsThreads: a
+// small plane's pixels alone would leave most of a register tile empty,
+// and A would be packed once per sample), the bias added in the product's
+// registers, then the activation over the whole output.
+func (cv *conv) pointwise(threads int) {
+	plane := cv.oh * cv.ow
+	gemm.SgemmBatchColsThreads(threads, cv.o, plane, cv.c, cv.n, 1, cv.wt, cv.c, cv.in, plane, cv.c*plane, 0, cv.dst, plane, cv.o*plane, cv.bias)
+	if cv.act != nil {
+		cv.act(cv.dst, cv.dst)
+	}
+}
+
 // gemmSamples computes samples [lo, hi) as im2col (into col, unless the
 // convolution is 1x1) and a GEMM per group on up to threads goroutines.
 func (cv *conv) gemmSamples(lo, hi int, col []float32, threads int) {
@@ -414,12 +431,12 @@ func (cv *conv) gemmSamples(lo, hi int, col []float32, threads int) {
 				a = col
 			}
 			outG := cv.dst[(b*cv.o+g*cv.og)*plane : (b*cv.o+(g+1)*cv.og)*plane]
-			gemm.SgemmThreads(threads, false, false, cv.og, plane, kk, 1, cv.wt[g*cv.og*kk:(g+1)*cv.og*kk], kk, a, plane, 0, outG, plane)
+			// A batch of one: B read in place, the bias added in registers.
+			var bias []float32
 			if cv.bias != nil {
-				for oc := 0; oc < cv.og; oc++ {
-					addBias(outG[oc*plane:(oc+1)*plane], cv.bias[g*cv.og+oc])
-				}
+				bias = cv.bias[g*cv.og : (g+1)*cv.og]
 			}
+			gemm.SgemmBatchColsThreads(threads, cv.og, plane, kk, 1, 1, cv.wt[g*cv.og*kk:(g+1)*cv.og*kk], kk, a, plane, 0, 0, outG, plane, 0, bias)
 			if cv.act != nil {
 				cv.act(outG, outG)
 			}
@@ -463,18 +480,6 @@ func (l directLayout) directBlock(groups int) int { return max(1, min(groups, 16
 func (l directLayout) bufLen(groups, og int) int {
 	gb := l.directBlock(groups)
 	return gb*l.chans + l.wide + gb*og*l.wide + gb*og
-}
-
-// addBias adds b to every element of a plane: vec.AddScalar, or a loop
-// for the small planes where its call costs more than the adds.
-func addBias(row []float32, b float32) {
-	if len(row) >= 32 {
-		vec.AddScalar(row, row, b)
-		return
-	}
-	for i := range row {
-		row[i] += b
-	}
 }
 
 // f32Pool holds the scratch of the goroutines a kernel starts (the

@@ -190,9 +190,11 @@ func TestConvolutionMatchesDefinition(t *testing.T) {
 	four.Threads = 4
 	// Large enough to be split: depthwise over planes, im2col over samples,
 	// and one sample inside the GEMM.
-	// The last: 1x1 over 1x1 planes (squeeze-excite), one product for the batch.
+	// Then 1x1 over 1x1 planes (squeeze-excite), one product for the batch;
+	// and pointwise over small planes, the samples' pixels as one product
+	// (tiles across one or several samples, a plane wider than a tile).
 	big := [][7]int{{8, 32, 32, 1, 32, 3, 2}, {3, 216, 216, 1, 6, 5, 2}, {2, 20, 20, 1, 24, 3, 1}, {4, 16, 32, 16, 32, 3, 1}, {1, 32, 64, 32, 40, 3, 1}, {3, 24, 48, 24, 20, 5, 2},
-		{3, 56, 216, 56, 1, 1, 1}}
+		{3, 56, 216, 56, 1, 1, 1}, {8, 72, 40, 72, 3, 1, 1}, {8, 24, 70, 24, 6, 1, 1}, {3, 16, 20, 16, 5, 1, 1}, {2, 40, 24, 40, 12, 1, 1}}
 	for trial := 0; trial < 300+len(big); trial++ {
 		n, groups := 1+r.Intn(3), 1+r.Intn(4)
 		cg, og := 1+r.Intn(3), []int{1, 1, 2, 3, 5, 8}[r.Intn(6)]

@@ -33,6 +33,11 @@ func TestThreadsDoNotChangeResults(t *testing.T) {
 		{target: "aten.convolution.default", named: []ops.NamedArg{tv(randTensor(r, 4, 32, 24, 24)), tv(randTensor(r, 32, 1, 3, 3)), tv(randTensor(r, 32)),
 			pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{1, 1})),
 			pos(value.FromBool(false)), pos(value.FromInts([]int64{0, 0})), pos(value.FromInt(32))}},
+		// Pointwise over small planes: one product over the batch's pixels,
+		// split by columns that cross sample boundaries.
+		{target: "aten.convolution.default", named: []ops.NamedArg{tv(randTensor(r, 8, 40, 6, 6)), tv(randTensor(r, 216, 40, 1, 1)), tv(randTensor(r, 216)),
+			pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{0, 0})), pos(value.FromInts([]int64{1, 1})),
+			pos(value.FromBool(false)), pos(value.FromInts([]int64{0, 0})), pos(value.FromInt(1))}},
 		{target: "scaled masked softmax", args: []value.Value{value.FromTensor(y), value.FromDouble(0.125), value.FromTensor(mask)}},
 	}
 	for _, c := range cases {

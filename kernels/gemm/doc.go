@@ -1,6 +1,8 @@
 // Package gemm is a general matrix multiply for row-major
-// float32 and float64 matrices: Sgemm, Dgemm, and PackB with SgemmPacked for
-// a B operand (a model weight) reused across calls.
+// float32 and float64 matrices: Sgemm, Dgemm, PackB with SgemmPacked for
+// a B operand (a model weight) reused across calls, and
+// SgemmBatchColsThreads, one A times a batch of B matrices (a 1x1
+// convolution over NCHW samples) as a single product with a row bias.
 //
 // The algorithm follows Goto and BLIS. For each block of kc steps of k, a
 // block of mc rows of A is packed into micro-panels of mr rows, and a block
@@ -12,7 +14,9 @@
 // BLIS's order instead, one B micro-panel in L1 while the A micro-panels of
 // an mc block (in L2) stream past it, the B block in L3. Edge tiles run
 // kernels specialised for fewer rows, and AVX-512 masks partial column
-// vectors.
+// vectors. A kernel adds an optional per-row bias while the tile is in
+// registers, and may loop over a packed A block's micro-panels itself (one
+// call per B panel: on short k the calls cost as much as the arithmetic).
 //
 // Packing is skipped where it cannot pay off: B is read in place when not
 // transposed (unless m is large and its row stride aliases in L1), A when it

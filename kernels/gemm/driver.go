@@ -154,7 +154,7 @@ func gemmBlocked[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []
 					}
 					crow := c[(ic+ir)*ldc+jc:]
 					for jr, q := 0, 0; jr < nc; jr, q = jr+nr, q+1 {
-						kn.tile(mrc, min(nr, nc-jr), kc, ap, rsa, ksa, blk.buf[q*blk.panelStride:], blk.ld, crow[jr:], ldc, alpha, bt)
+						kn.tile(mrc, min(nr, nc-jr), kc, ap, rsa, ksa, blk.buf[q*blk.panelStride:], blk.ld, crow[jr:], ldc, alpha, bt, nil)
 					}
 				}
 			}
@@ -199,18 +199,20 @@ func blockedBPanels[T float](kn *kernel[T], s *scratch[T], directA, directB, pan
 					} else {
 						bp, ldbp = blk.buf[q*blk.panelStride:], blk.ld
 					}
+					if !directA {
+						kn.tiles(mc, min(nr, nc-jr), kc, s.a, bp, ldbp, c[ic*ldc+jc+jr:], ldc, alpha, bt, nil)
+						continue
+					}
 					for ir := 0; ir < mc; ir += mr {
 						mrc := min(mr, mc-ir)
-						ap, rsa, ksa := []T(nil), 1, mrc
-						switch i := ic + ir; {
-						case !directA:
-							ap = s.a[ir*kc:]
-						case transA:
-							ap, ksa = a[pc*lda+i:], lda
-						default:
-							ap, rsa, ksa = a[i*lda+pc:], lda, 1
+						var ap []T
+						rsa, ksa := lda, 1
+						if transA {
+							ap, rsa, ksa = a[pc*lda+ic+ir:], 1, lda
+						} else {
+							ap = a[(ic+ir)*lda+pc:]
 						}
-						kn.tile(mrc, min(nr, nc-jr), kc, ap, rsa, ksa, bp, ldbp, c[(ic+ir)*ldc+jc+jr:], ldc, alpha, bt)
+						kn.tile(mrc, min(nr, nc-jr), kc, ap, rsa, ksa, bp, ldbp, c[(ic+ir)*ldc+jc+jr:], ldc, alpha, bt, nil)
 					}
 				}
 			}

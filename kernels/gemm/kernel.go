@@ -8,12 +8,21 @@ import (
 // float is the element types the package multiplies.
 type float interface{ ~float32 | ~float64 }
 
-// tileFunc computes C[0:mr, 0:nr] = alpha*A*B + beta*C for one register tile.
+// tileFunc computes C[0:mr, 0:nr] = alpha*A*B + bias + beta*C for one
+// register tile, where bias (nil, or at least mr values) adds bias[i] to
+// row i.
 // Element (i, p) of A is a[i*rsa+p*ksa]: a packed micro-panel has rsa = 1,
 // ksa = mr. b holds kc rows of at least nr values, ldb apart. c rows are ldc
 // apart. beta == 0 means C is write-only. 1 <= mr <= kernel.mr,
 // 1 <= nr <= kernel.nr, kc >= 1.
-type tileFunc[T float] func(mr, nr, kc int, a []T, rsa, ksa int, b []T, ldb int, c []T, ldc int, alpha, beta T)
+type tileFunc[T float] func(mr, nr, kc int, a []T, rsa, ksa int, b []T, ldb int, c []T, ldc int, alpha, beta T, bias []T)
+
+// columnFunc runs the tiles of one B panel against a packed block of mc
+// rows of A: micro-panel ir (of min(mr, mc-ir) rows) at a[ir*kc:], the
+// tile's C at c[ir*ldc:], its bias (when not nil) from bias[ir]. One call
+// per panel instead of one per tile: on short k the calls cost as much as
+// the arithmetic.
+type columnFunc[T float] func(mc, nr, kc int, a, b []T, ldb int, c []T, ldc int, alpha, beta T, bias []T)
 
 // dotFunc sets out[i*4+j] = dot(A row i, B row j) over k for i < ma <= 4,
 // j < 4; A rows are lda apart, B rows ldb apart.
@@ -38,6 +47,9 @@ type kernel[T float] struct {
 	// the B block (kc x nc, sized for L2) streams past it.
 	bPanelInL1 bool
 	tile       tileFunc[T]
+	// column, when set, is the kernel's own loop over a packed A block
+	// (see columnFunc); otherwise tiles runs tile in a loop.
+	column columnFunc[T]
 	// dot, when set, multiplies A by a transposed, unpacked B with few rows
 	// of A (at most 4, or dotMaxM for long rows) as dot products along both
 	// contiguous rows, which reads B once and never packs it.
@@ -101,3 +113,20 @@ var (
 	sActive  = sKernels[0]
 	dActive  = dKernels[0]
 )
+
+// tiles runs the column of tiles that columnFunc describes, with the
+// kernel's own loop when it has one.
+func (kn *kernel[T]) tiles(mc, nr, kc int, a, b []T, ldb int, c []T, ldc int, alpha, beta T, bias []T) {
+	if kn.column != nil {
+		kn.column(mc, nr, kc, a, b, ldb, c, ldc, alpha, beta, bias)
+		return
+	}
+	var rowBias []T
+	for ir := 0; ir < mc; ir += kn.mr {
+		mrc := min(kn.mr, mc-ir)
+		if bias != nil {
+			rowBias = bias[ir:]
+		}
+		kn.tile(mrc, nr, kc, a[ir*kc:], 1, mrc, b, ldb, c[ir*ldc:], ldc, alpha, beta, rowBias)
+	}
+}

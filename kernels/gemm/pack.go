@@ -103,6 +103,16 @@ func interleave8[T float](dst []T, stride int, src []T, ld, kc int) {
 
 // interleave6 is interleave8 for six rows, into dst[p*6 : p*6+6].
 func interleave6[T float](dst []T, src []T, ld, kc int) {
+	var z T
+	if unsafe.Sizeof(z) == 4 && haveTranspose8 && kc >= 8 {
+		_, _ = src[5*ld+kc-1], dst[6*kc-1]
+		n := kc &^ 7
+		transpose6AVX((*float32)(unsafe.Pointer(&dst[0])), (*float32)(unsafe.Pointer(&src[0])), ld, n)
+		if n == kc {
+			return
+		}
+		dst, src, kc = dst[6*n:], src[n:], kc-n
+	}
 	r0 := src[:kc]
 	r1 := src[ld : ld+kc]
 	r2 := src[2*ld : 2*ld+kc]

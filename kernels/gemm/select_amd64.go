@@ -39,7 +39,7 @@ func asmKernels32() []*kernel[float32] {
 			name: "avx2", mr: 6, nr: 16, kc: avx2KC, mc: avx2MC, nc: avx2NC,
 			// A read in place up to 16 B panels: measured faster than
 			// packing it for the transformer shapes (n = 64-256).
-			directA: 16, bPanelInL1: true, tile: sTileAVX2,
+			directA: 16, bPanelInL1: true, tile: sTileAVX2, column: sColumnAVX2,
 		})
 	}
 	return ks
@@ -64,39 +64,94 @@ func asmKernels64() []*kernel[float64] {
 
 // The AVX-512 kernels mask partial column vectors themselves: bit j of mask
 // enables column j.
-func sTileAVX512(mr, nr, kc int, a []float32, rsa, ksa int, b []float32, ldb int, c []float32, ldc int, alpha, beta float32) {
-	sgemmAVX512(mr, (nr+15)/16, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta, uint64(1)<<uint(nr)-1)
+func sTileAVX512(mr, nr, kc int, a []float32, rsa, ksa int, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, bias []float32) {
+	sgemmAVX512(mr, (nr+15)/16, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta, uint64(1)<<uint(nr)-1, biasPtr(bias, mr))
 }
 
-func dTileAVX512(mr, nr, kc int, a []float64, rsa, ksa int, b []float64, ldb int, c []float64, ldc int, alpha, beta float64) {
-	dgemmAVX512(mr, (nr+7)/8, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta, uint64(1)<<uint(nr)-1)
+func dTileAVX512(mr, nr, kc int, a []float64, rsa, ksa int, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, bias []float64) {
+	dgemmAVX512(mr, (nr+7)/8, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta, uint64(1)<<uint(nr)-1, biasPtr(bias, mr))
+}
+
+// biasPtr is the first of a tile's mr bias values, nil for none; the
+// assembly reads mr values from it unchecked.
+func biasPtr[T float](bias []T, mr int) *T {
+	if bias == nil {
+		return nil
+	}
+	return &bias[:mr][0]
 }
 
 // The AVX2 kernels only store whole vectors; a partial panel (zero-padded
 // by packing) is computed into a local tile and merged here.
-func sTileAVX2(mr, nr, kc int, a []float32, rsa, ksa int, b []float32, ldb int, c []float32, ldc int, alpha, beta float32) {
+// With a bias, the local tile holds alpha*AB + bias, and beta*C is added
+// in the merge.
+func sTileAVX2(mr, nr, kc int, a []float32, rsa, ksa int, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, bias []float32) {
 	const w = 8
+	bp := biasPtr(bias, mr)
 	if nr%w == 0 {
-		sgemmAVX2(mr, nr/w, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta)
+		sgemmAVX2(mr, nr/w, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta, bp)
 		return
 	}
 	var t [6 * 16]float32
-	sgemmAVX2(mr, (nr+w-1)/w, kc, &a[0], rsa, ksa, &b[0], ldb, &t[0], 16, 1, 0)
+	if bp == nil {
+		sgemmAVX2(mr, (nr+w-1)/w, kc, &a[0], rsa, ksa, &b[0], ldb, &t[0], 16, 1, 0, nil)
+		for i := 0; i < mr; i++ {
+			storeRow(c[i*ldc:i*ldc+nr], t[i*16:], alpha, beta)
+		}
+		return
+	}
+	sgemmAVX2(mr, (nr+w-1)/w, kc, &a[0], rsa, ksa, &b[0], ldb, &t[0], 16, alpha, 0, bp)
 	for i := 0; i < mr; i++ {
-		storeRow(c[i*ldc:i*ldc+nr], t[i*16:], alpha, beta)
+		addRow(c[i*ldc:i*ldc+nr], t[i*16:], beta)
 	}
 }
 
-func dTileAVX2(mr, nr, kc int, a []float64, rsa, ksa int, b []float64, ldb int, c []float64, ldc int, alpha, beta float64) {
+// sColumnAVX2 is the columnFunc of the AVX2 kernel: full 6x16 tiles call
+// the assembly directly, the rest go through sTileAVX2.
+func sColumnAVX2(mc, nr, kc int, a, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, bias []float32) {
+	// The bounds the assembly relies on, checked once.
+	_, _, _ = a[mc*kc-1], b[(kc-1)*ldb+nr-1], c[(mc-1)*ldc+nr-1]
+	if bias != nil {
+		_ = bias[mc-1]
+	}
+	ir := 0
+	if nr == 16 {
+		for ; ir+6 <= mc; ir += 6 {
+			var bp *float32
+			if bias != nil {
+				bp = &bias[ir]
+			}
+			sgemmAVX2M6N2(kc, &a[ir*kc], 1, 6, &b[0], ldb, &c[ir*ldc], ldc, alpha, beta, bp)
+		}
+	}
+	var rowBias []float32
+	for ; ir < mc; ir += 6 {
+		mrc := min(6, mc-ir)
+		if bias != nil {
+			rowBias = bias[ir:]
+		}
+		sTileAVX2(mrc, nr, kc, a[ir*kc:], 1, mrc, b, ldb, c[ir*ldc:], ldc, alpha, beta, rowBias)
+	}
+}
+
+func dTileAVX2(mr, nr, kc int, a []float64, rsa, ksa int, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, bias []float64) {
 	const w = 4
+	bp := biasPtr(bias, mr)
 	if nr%w == 0 {
-		dgemmAVX2(mr, nr/w, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta)
+		dgemmAVX2(mr, nr/w, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta, bp)
 		return
 	}
 	var t [6 * 8]float64
-	dgemmAVX2(mr, (nr+w-1)/w, kc, &a[0], rsa, ksa, &b[0], ldb, &t[0], 8, 1, 0)
+	if bp == nil {
+		dgemmAVX2(mr, (nr+w-1)/w, kc, &a[0], rsa, ksa, &b[0], ldb, &t[0], 8, 1, 0, nil)
+		for i := 0; i < mr; i++ {
+			storeRow(c[i*ldc:i*ldc+nr], t[i*8:], alpha, beta)
+		}
+		return
+	}
+	dgemmAVX2(mr, (nr+w-1)/w, kc, &a[0], rsa, ksa, &b[0], ldb, &t[0], 8, alpha, 0, bp)
 	for i := 0; i < mr; i++ {
-		storeRow(c[i*ldc:i*ldc+nr], t[i*8:], alpha, beta)
+		addRow(c[i*ldc:i*ldc+nr], t[i*8:], beta)
 	}
 }
 

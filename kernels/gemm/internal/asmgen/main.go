@@ -1,8 +1,9 @@
 // Command asmgen writes the amd64 GEMM micro-kernels
 // (microkernels_amd64.s) and their Go declarations (microkernels_amd64.go).
 //
-// Every kernel computes one register tile C[0:mr, 0:nr] = alpha*A*B + beta*C
-// over k steps. Element (i, p) of A is read at a[i*rsa + p*ksa], so one
+// Every kernel computes one register tile C[0:mr, 0:nr] = alpha*A*B + bias +
+// beta*C over k steps, where bias, when not nil, adds bias[i] to row i (a
+// convolution's bias, added while the tile is in registers). Element (i, p) of A is read at a[i*rsa + p*ksa], so one
 // kernel serves a packed micro-panel (rsa = 1, ksa = mr) as well as A read in
 // place, plain (rsa = lda, ksa = 1) or transposed (rsa = 1, ksa = lda). B
 // holds nv vectors per k step, ldb elements apart. One function exists per
@@ -80,18 +81,19 @@ func (f family) goSig() string {
 	if f.isa.masked {
 		s += ", mask uint64"
 	}
-	return s + ")"
+	return s + fmt.Sprintf(", bias *%s)", t)
 }
 
 // frame returns the argument offsets that depend on the element size.
-func (f family) frame() (alpha, beta, mask, size int) {
+func (f family) frame() (alpha, beta, mask, bias, size int) {
 	alpha = 64
 	beta = alpha + f.elem.size
 	mask = beta + f.elem.size
-	size = mask
+	bias = mask
 	if f.isa.masked {
-		size += 8
+		bias += 8
 	}
+	size = bias + 8
 	return
 }
 
@@ -158,6 +160,7 @@ func main() {
 		if f.isa.masked {
 			args += ", mask"
 		}
+		args += ", bias"
 		// A switch of direct calls, not a table of func values, so that
 		// //go:noescape holds and callers' stack buffers stay on the stack.
 		g.p("// %s runs the %s %s kernel for an mr x nv tile.", f.dispatch(), f.isa.name, f.elem.goType)

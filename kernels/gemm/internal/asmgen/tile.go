@@ -28,7 +28,7 @@ func (f family) kernel(w *writer, mr, nv int) {
 	if nv >= 2 {
 		beta = bReg(1)
 	}
-	offAlpha, offBeta, offMask, size := f.frame()
+	offAlpha, offBeta, offMask, offBias, size := f.frame()
 	mask, zmask := func(int) string { return "" }, ""
 	if f.isa.masked {
 		mask, zmask = func(j int) string { return fmt.Sprintf("K%d, ", j+1) }, ".Z"
@@ -127,7 +127,24 @@ func (f family) kernel(w *writer, mr, nv int) {
 			w.i("VADD%s %s, %s, %s", s, reg(set*mr*nv+n), reg(n), reg(n))
 		}
 	}
+	// alpha*AB first, then the bias, then beta*C: without a bias the
+	// arithmetic is alpha*AB + beta*C rounded as before.
 	w.i("%s alpha+%d(FP), %s", f.elem.bcast, offAlpha, alpha)
+	for i := 0; i < mr; i++ {
+		for j := 0; j < nv; j++ {
+			w.i("VMUL%s %s, %s, %s", s, alpha, acc(0, i, j), acc(0, i, j))
+		}
+	}
+	w.i("MOVQ bias+%d(FP), R10", offBias)
+	w.i("TESTQ R10, R10")
+	w.i("JZ nobias")
+	for i := 0; i < mr; i++ {
+		w.i("%s %d(R10), %s", f.elem.bcast, i*es, cTmp)
+		for j := 0; j < nv; j++ {
+			w.i("VADD%s %s, %s, %s", s, cTmp, acc(0, i, j), acc(0, i, j))
+		}
+	}
+	w.p("nobias:")
 	// beta == 0 (either sign) means C must not be read: it may hold NaN.
 	if es == 4 {
 		w.i("MOVL beta+%d(FP), DX", offBeta)
@@ -140,7 +157,6 @@ func (f family) kernel(w *writer, mr, nv int) {
 	w.i("%s beta+%d(FP), %s", f.elem.bcast, offBeta, beta)
 	for i := 0; i < mr; i++ {
 		for j := 0; j < nv; j++ {
-			w.i("VMUL%s %s, %s, %s", s, alpha, acc(0, i, j), acc(0, i, j))
 			w.i("%s%s %d(DI), %s%s", mov, zmask, j*vb, mask(j), cTmp)
 			w.i("VFMADD231%s %s, %s, %s", s, beta, cTmp, acc(0, i, j))
 			w.i("%s %s, %s%d(DI)", mov, acc(0, i, j), mask(j), j*vb)
@@ -154,7 +170,6 @@ func (f family) kernel(w *writer, mr, nv int) {
 	w.p("overwrite:")
 	for i := 0; i < mr; i++ {
 		for j := 0; j < nv; j++ {
-			w.i("VMUL%s %s, %s, %s", s, alpha, acc(0, i, j), acc(0, i, j))
 			w.i("%s %s, %s%d(DI)", mov, acc(0, i, j), mask(j), j*vb)
 		}
 		if i < mr-1 {
