@@ -1,8 +1,11 @@
 package par
 
 import (
+	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestForCoversEachItemOnce(t *testing.T) {
@@ -45,5 +48,82 @@ func TestChunksKeepsSmallWorkInline(t *testing.T) {
 	}
 	if c := Chunks(16, 3, MinWork); c != 3 {
 		t.Fatalf("3 items on 16 threads: %d chunks", c)
+	}
+}
+
+// Regions offered from several goroutines at once (concurrent runs), and
+// from inside a chunk (a kernel that splits inside a split), still run
+// each item exactly once: only one region is on offer at a time, and the
+// others run in their callers.
+func TestForConcurrentAndNested(t *testing.T) {
+	const n = 1000
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for rep := range 200 {
+				hits := make([]int32, n)
+				For(2+(g+rep)%3, n, 1+g, func(lo, hi int) {
+					For(2, hi-lo, 1, func(ilo, ihi int) {
+						for i := lo + ilo; i < lo+ihi; i++ {
+							atomic.AddInt32(&hits[i], 1)
+						}
+					})
+				})
+				for i, h := range hits {
+					if h != 1 {
+						t.Errorf("goroutine %d rep %d: item %d run %d times", g, rep, i, h)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// The pool starts at most GOMAXPROCS-1 workers however many regions and
+// callers there are, and they stop spinning (park) soon after the last
+// region: an idle program does not burn a core.
+func TestPoolIsBoundedAndParks(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	}
+	before := runtime.NumGoroutine()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 500 {
+				For(8, 64, 1, func(lo, hi int) {})
+			}
+		}()
+	}
+	wg.Wait()
+	if s, limit := int(workers.started.Load()), runtime.GOMAXPROCS(0)-1; s < 1 || s > limit {
+		t.Fatalf("%d workers started, want 1 to %d", s, limit)
+	}
+	// Parking takes spinFor after the last region; allow a loaded machine
+	// many times that.
+	deadline := time.Now().Add(5 * time.Second)
+	for workers.spinning.Load() > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d workers still spinning %v after the last region", workers.spinning.Load(), 5*time.Second)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if g := runtime.NumGoroutine(); g > before+int(workers.started.Load()) {
+		t.Fatalf("%d goroutines after the regions, %d before and %d workers", g, before, workers.started.Load())
+	}
+	// A parked worker still serves the next region: while the caller
+	// sleeps in one chunk, a worker takes the other.
+	before = int(workers.served.Load())
+	for try := 0; try < 200 && int(workers.served.Load()) == before; try++ {
+		For(2, 2, 1, func(lo, hi int) { time.Sleep(time.Millisecond) })
+	}
+	if int(workers.served.Load()) == before {
+		t.Fatal("no region's chunk ran on a worker once they had parked")
 	}
 }

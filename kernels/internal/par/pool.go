@@ -1,0 +1,170 @@
+package par
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// A fresh goroutine per chunk costs an OS thread wake (a futex, tens of
+// microseconds on a VM) before it runs, and Go first queues it behind the
+// caller, so a caller that finishes its own chunk first ends up running
+// the other one too: the split paid for nothing. Instead the process keeps
+// up to GOMAXPROCS-1 workers that, after a region, spin for spinFor
+// (yielding the processor as they go) watching for the next one, then
+// park; a region's hand-off to a spinning worker is an atomic load, and
+// one to a parked worker costs the caller a channel send and nothing more,
+// since the caller does not wait for a chunk nobody has claimed.
+
+// spinFor is how long a worker watches for the next region before it
+// parks: longer than the gaps between parallel regions within one run of
+// a model (the serial ops between two products), short enough that an
+// idle program gives its core back at once.
+const spinFor = 200 * time.Microsecond
+
+// A spinning worker looks at the slot in a tight loop (an atomic load, a
+// few nanoseconds), the clock every clockEvery looks, and yields its
+// processor every yieldEvery, so that the GC's workers and other goroutines
+// get it without waiting for preemption: Gosched takes the scheduler's
+// lock, which a caller handing off regions also takes, so yielding on
+// every look cost a quarter of a two-thread run in profiles.
+const (
+	clockEvery = 1 << 8
+	yieldEvery = 1 << 14
+)
+
+// region is one For call: k chunks, claimed by index.
+type region struct {
+	fn       func(lo, hi int)
+	id       uint64 // which offer this is, so a worker serves it once
+	n, k     int
+	align    int
+	units    int
+	next     atomic.Int32 // the next chunk to claim
+	finished atomic.Int32 // chunks done
+}
+
+// chunk runs chunk i.
+func (r *region) chunk(i int) {
+	lo := min(r.n, r.units*i/r.k*r.align)
+	hi := min(r.n, r.units*(i+1)/r.k*r.align)
+	r.fn(lo, hi)
+}
+
+// work claims and runs chunks until none is left, and says how many it ran.
+func (r *region) work() int {
+	for ran := 0; ; ran++ {
+		i := int(r.next.Add(1)) - 1
+		if i >= r.k {
+			return ran
+		}
+		r.chunk(i)
+		r.finished.Add(1)
+	}
+}
+
+// wait returns once every chunk is done: those still running were claimed
+// by workers that are running them, so this is at most one chunk's time.
+func (r *region) wait() {
+	for spins := 1; r.finished.Load() < int32(r.k); spins++ {
+		if spins%yieldEvery == 0 {
+			runtime.Gosched()
+		}
+	}
+}
+
+// pool is the process's workers and the one region they serve at a time.
+type pool struct {
+	slot    atomic.Pointer[region] // the region on offer, or nil
+	parked  atomic.Int32           // workers parked (or about to) on wake
+	wake    chan struct{}
+	offers  atomic.Uint64 // regions offered so far
+	procs   atomic.Int32  // GOMAXPROCS, as last seen
+	mu      sync.Mutex
+	started atomic.Int32 // workers started, at most GOMAXPROCS-1
+	// spinning counts workers watching the slot, served the chunks they
+	// ran (for tests).
+	spinning atomic.Int32
+	served   atomic.Int64
+}
+
+var workers = pool{wake: make(chan struct{}, 256)}
+
+// offer puts r on offer to the workers, starting or waking those that r's
+// chunks could use, or reports false when another region is on offer
+// (a concurrent run, or a For inside a chunk): r then runs in the caller.
+func (p *pool) offer(r *region) bool {
+	r.id = p.offers.Add(1)
+	// GOMAXPROCS takes the scheduler's lock: look at it now and then.
+	if r.id%256 == 1 {
+		p.procs.Store(int32(runtime.GOMAXPROCS(0)))
+	}
+	want := min(r.k-1, int(p.procs.Load())-1, cap(p.wake))
+	if want <= 0 {
+		return false
+	}
+	if !p.slot.CompareAndSwap(nil, r) {
+		return false
+	}
+	if int(p.started.Load()) < want {
+		p.start(want)
+	}
+	for range min(int(p.parked.Load()), want) {
+		select {
+		case p.wake <- struct{}{}:
+		default:
+		}
+	}
+	return true
+}
+
+// withdraw takes r off offer once all its chunks are claimed.
+func (p *pool) withdraw(r *region) { p.slot.CompareAndSwap(r, nil) }
+
+// start starts workers until want are running.
+func (p *pool) start(want int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for int(p.started.Load()) < want {
+		p.started.Add(1)
+		go p.worker()
+	}
+}
+
+// worker serves regions: it runs chunks of whatever is on offer, watches
+// the slot for spinFor after the last region it saw, then parks until an
+// offer wakes it.
+func (p *pool) worker() {
+	var last uint64 // the last region served; not the region, which would keep its buffers alive
+	for {
+		p.spinning.Add(1)
+		deadline := time.Now().Add(spinFor)
+		for spins := 1; ; spins++ {
+			if r := p.slot.Load(); r != nil && r.id != last {
+				last = r.id
+				p.served.Add(int64(r.work()))
+				deadline = time.Now().Add(spinFor)
+				continue
+			}
+			if spins%clockEvery == 0 {
+				if time.Now().After(deadline) {
+					break
+				}
+				if spins%yieldEvery == 0 {
+					runtime.Gosched()
+				}
+			}
+		}
+		p.spinning.Add(-1)
+		p.parked.Add(1)
+		// An offer made between the last look and parked's increment sent
+		// no wake: look once more before sleeping.
+		if r := p.slot.Load(); r != nil && r.id != last {
+			p.parked.Add(-1)
+			continue
+		}
+		<-p.wake
+		p.parked.Add(-1)
+	}
+}
