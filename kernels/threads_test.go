@@ -33,6 +33,14 @@ func TestThreadsDoNotChangeResults(t *testing.T) {
 		{target: "aten.convolution.default", named: []ops.NamedArg{tv(randTensor(r, 4, 32, 24, 24)), tv(randTensor(r, 32, 1, 3, 3)), tv(randTensor(r, 32)),
 			pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{1, 1})),
 			pos(value.FromBool(false)), pos(value.FromInts([]int64{0, 0})), pos(value.FromInt(32))}},
+		// Elementwise arithmetic, split along the outermost dimension of
+		// more than one element; the operands that are broadcast along it
+		// are read whole.
+		{target: "aten.add.Tensor", named: []ops.NamedArg{tv(randTensor(r, 8, 40, 1001)), tv(randTensor(r, 8, 40, 1001)), {Name: "alpha", Value: value.FromDouble(0.5)}}},
+		{target: "aten.mul.Tensor", named: []ops.NamedArg{tv(randTensor(r, 8, 64, 31, 31)), tv(randTensor(r, 8, 64, 1, 1))}},
+		{target: "aten.div.Tensor", named: []ops.NamedArg{tv(randTensor(r, 1, 6, 200, 129)), tv(randTensor(r, 200, 129))}},
+		{target: "aten.maximum.default", named: []ops.NamedArg{tv(randTensor(r, 1, 9, 1, 20000)), tv(randTensor(r, 9, 1, 1))}},
+		{target: "aten.mean.dim", named: []ops.NamedArg{tv(randTensor(r, 8, 64, 33, 33)), pos(value.FromInts([]int64{-1, -2})), pos(value.FromBool(true))}},
 		{target: "scaled masked softmax", args: []value.Value{value.FromTensor(y), value.FromDouble(0.125), value.FromTensor(mask)}},
 	}
 	for _, c := range cases {
