@@ -23,6 +23,21 @@ import (
 // idle program gives its core back at once.
 const spinFor = 200 * time.Microsecond
 
+// wokenFor is how long a woken worker spins before it has run a chunk:
+// on a machine with more threads than cores, a wake reaches the worker
+// after its region is over, and a worker that then spun for spinFor would
+// take the caller's core (Linux places a woken thread beside its waker
+// when no core is idle) for nothing.
+const wokenFor = 20 * time.Microsecond
+
+// preempted is a gap between two looks at the clock that says the
+// worker's thread lost its core: the machine has more running threads
+// than cores. A spinning worker then parks at once, since one that
+// spins through its time slice is likely to be descheduled again while
+// it holds a chunk, and its caller waits for that chunk; a parked one
+// wakes with the scheduler's favour for sleepers.
+const preempted = 100 * time.Microsecond
+
 // A spinning worker looks at the slot in a tight loop (an atomic load, a
 // few nanoseconds), the clock every clockEvery looks, and yields its
 // processor every yieldEvery, so that the GC's workers and other goroutines
@@ -137,20 +152,27 @@ func (p *pool) start(want int) {
 // offer wakes it.
 func (p *pool) worker() {
 	var last uint64 // the last region served; not the region, which would keep its buffers alive
-	for {
+	for window := spinFor; ; window = wokenFor {
 		p.spinning.Add(1)
-		deadline := time.Now().Add(spinFor)
+		looked := time.Now()
+		deadline := looked.Add(window)
 		for spins := 1; ; spins++ {
 			if r := p.slot.Load(); r != nil && r.id != last {
 				last = r.id
-				p.served.Add(int64(r.work()))
-				deadline = time.Now().Add(spinFor)
+				ran := r.work()
+				p.served.Add(int64(ran))
+				looked = time.Now()
+				if ran > 0 {
+					deadline = looked.Add(spinFor)
+				}
 				continue
 			}
 			if spins%clockEvery == 0 {
-				if time.Now().After(deadline) {
+				now := time.Now()
+				if now.After(deadline) || now.Sub(looked) > preempted {
 					break
 				}
+				looked = now
 				if spins%yieldEvery == 0 {
 					runtime.Gosched()
 				}
