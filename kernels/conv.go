@@ -261,6 +261,11 @@ func (cv *conv) run(ctx *Context) error {
 	}
 	kk := cv.cg * cv.kh * cv.kw
 	k := par.Chunks(ctx.Threads, cv.n, macs*float64(cv.o))
+	if k > 1 && cv.n%k != 0 && cv.n < 4*k {
+		// Whole samples would split unevenly (3 on two threads: 2 and 1);
+		// the GEMM's columns split evenly.
+		k = 1
+	}
 	var col []float32
 	if !one {
 		colT, err := ctx.temp(tensor.Float32, []int{k * kk * planes})

@@ -33,6 +33,17 @@ func TestThreadsDoNotChangeResults(t *testing.T) {
 		{target: "aten.convolution.default", named: []ops.NamedArg{tv(randTensor(r, 4, 32, 24, 24)), tv(randTensor(r, 32, 1, 3, 3)), tv(randTensor(r, 32)),
 			pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{1, 1})),
 			pos(value.FromBool(false)), pos(value.FromInts([]int64{0, 0})), pos(value.FromInt(32))}},
+		// Convolutions as im2col and GEMMs: split by samples (4), or inside
+		// each sample's GEMM when samples would split unevenly (3); 1x1.
+		{target: "aten.convolution.default", named: []ops.NamedArg{tv(randTensor(r, 4, 32, 20, 20)), tv(randTensor(r, 48, 32, 3, 3)), tv(randTensor(r, 48)),
+			pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{1, 1})),
+			pos(value.FromBool(false)), pos(value.FromInts([]int64{0, 0})), pos(value.FromInt(1))}},
+		{target: "aten.convolution.default", named: []ops.NamedArg{tv(randTensor(r, 3, 32, 20, 20)), tv(randTensor(r, 48, 32, 3, 3)), tv(randTensor(r, 48)),
+			pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{1, 1})),
+			pos(value.FromBool(false)), pos(value.FromInts([]int64{0, 0})), pos(value.FromInt(1))}},
+		{target: "aten.convolution.default", named: []ops.NamedArg{tv(randTensor(r, 4, 64, 24, 24)), tv(randTensor(r, 96, 64, 1, 1)), tv(randTensor(r, 96)),
+			pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{0, 0})), pos(value.FromInts([]int64{1, 1})),
+			pos(value.FromBool(false)), pos(value.FromInts([]int64{0, 0})), pos(value.FromInt(1))}},
 		// Elementwise arithmetic, split along the outermost dimension of
 		// more than one element; the operands that are broadcast along it
 		// are read whole.
