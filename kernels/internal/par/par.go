@@ -40,7 +40,7 @@ func For(k, n, align int, fn func(lo, hi int)) {
 		fn(0, n)
 		return
 	}
-	r := &region{fn: fn, n: n, k: k, align: align, units: units}
+	r := &region{fn: fn, n: n, k: k, align: align, units: units, done: make(chan struct{})}
 	if !workers.offer(r) {
 		for i := range k {
 			r.chunk(i)

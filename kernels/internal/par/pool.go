@@ -30,6 +30,10 @@ const spinFor = 200 * time.Microsecond
 // when no core is idle) for nothing.
 const wokenFor = 20 * time.Microsecond
 
+// waitSpin is how long a caller spins for its workers' chunks to finish
+// before it blocks.
+const waitSpin = 50 * time.Microsecond
+
 // preempted is a gap between two looks at the clock that says the
 // worker's thread lost its core: the machine has more running threads
 // than cores. A spinning worker then parks at once, since one that
@@ -56,8 +60,9 @@ type region struct {
 	n, k     int
 	align    int
 	units    int
-	next     atomic.Int32 // the next chunk to claim
-	finished atomic.Int32 // chunks done
+	next     atomic.Int32  // the next chunk to claim
+	finished atomic.Int32  // chunks done
+	done     chan struct{} // closed by the chunk that finishes last
 }
 
 // chunk runs chunk i.
@@ -75,16 +80,23 @@ func (r *region) work() int {
 			return ran
 		}
 		r.chunk(i)
-		r.finished.Add(1)
+		if r.finished.Add(1) == int32(r.k) {
+			close(r.done)
+		}
 	}
 }
 
-// wait returns once every chunk is done: those still running were claimed
-// by workers that are running them, so this is at most one chunk's time.
+// wait returns once every chunk is done. Those still running were claimed
+// by workers that are running them, so this is usually at most one
+// chunk's time, spent spinning; past waitSpin the worker has likely lost
+// its core (perhaps to this very thread), and the caller blocks, which
+// gives the core back to the OS.
 func (r *region) wait() {
+	start := time.Now()
 	for spins := 1; r.finished.Load() < int32(r.k); spins++ {
-		if spins%yieldEvery == 0 {
-			runtime.Gosched()
+		if spins%clockEvery == 0 && time.Since(start) > waitSpin {
+			<-r.done
+			return
 		}
 	}
 }
