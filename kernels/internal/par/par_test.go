@@ -118,12 +118,64 @@ func TestPoolIsBoundedAndParks(t *testing.T) {
 		t.Fatalf("%d goroutines after the regions, %d before and %d workers", g, before, workers.started.Load())
 	}
 	// A parked worker still serves the next region: while the caller
-	// sleeps in one chunk, a worker takes the other.
+	// sleeps in one chunk, a worker takes the other. The regions above
+	// were over before most wakes arrived, so the first maxHold offers
+	// may wake nobody.
 	before = int(workers.served.Load())
-	for try := 0; try < 200 && int(workers.served.Load()) == before; try++ {
+	for try := 0; try < maxHold+200 && int(workers.served.Load()) == before; try++ {
 		For(2, 2, 1, func(lo, hi int) { time.Sleep(time.Millisecond) })
 	}
 	if int(workers.served.Load()) == before {
 		t.Fatal("no region's chunk ran on a worker once they had parked")
+	}
+}
+
+// After a wake that came too late, the next offers wake nobody, for a
+// hold that doubles with each late wake up to maxHold; a useful wake
+// clears it. (A pool of its own, with no workers, whose parked count is
+// set by hand.)
+func TestLateWakesHoldOffers(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	}
+	p := &pool{wake: make(chan struct{}, 1)}
+	p.started.Store(1)
+	p.parked.Store(1)
+	offer := func() (woke bool) {
+		r := &region{k: 2}
+		if !p.offer(r) {
+			t.Fatal("offer refused with the slot free")
+		}
+		p.withdraw(r)
+		select {
+		case <-p.wake:
+			return true
+		default:
+			return false
+		}
+	}
+	if !offer() {
+		t.Fatal("a parked worker was not woken")
+	}
+	for _, hold := range []int{1, 2, 4} {
+		p.woke(false)
+		for i := range hold {
+			if offer() {
+				t.Fatalf("hold %d: offer %d woke a worker", hold, i)
+			}
+		}
+		if !offer() {
+			t.Fatalf("hold %d: no wake after it", hold)
+		}
+	}
+	for range 20 {
+		p.woke(false)
+	}
+	if h := p.hold.Load(); h != maxHold {
+		t.Fatalf("hold %d after many late wakes, want %d", h, maxHold)
+	}
+	p.woke(true)
+	if !offer() {
+		t.Fatal("no wake after a useful one")
 	}
 }

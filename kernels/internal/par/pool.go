@@ -110,6 +110,12 @@ type pool struct {
 	procs   atomic.Int32  // GOMAXPROCS, as last seen
 	mu      sync.Mutex
 	started atomic.Int32 // workers started, at most GOMAXPROCS-1
+	// A wake that reaches its worker after the region is over (the
+	// machine's cores are taken) costs the caller a syscall and often its
+	// core: after one, the next hold offers wake nobody, and backoff, the
+	// hold after the next late wake, doubles up to maxHold; a wake that
+	// lets its worker run a chunk clears both.
+	hold, backoff atomic.Int32
 	// spinning counts workers watching the slot, served the chunks they
 	// ran (for tests).
 	spinning atomic.Int32
@@ -137,10 +143,16 @@ func (p *pool) offer(r *region) bool {
 	if int(p.started.Load()) < want {
 		p.start(want)
 	}
-	for range min(int(p.parked.Load()), want) {
-		select {
-		case p.wake <- struct{}{}:
-		default:
+	if n := min(int(p.parked.Load()), want); n > 0 {
+		if p.hold.Load() > 0 {
+			p.hold.Add(-1)
+			return true
+		}
+		for range n {
+			select {
+			case p.wake <- struct{}{}:
+			default:
+			}
 		}
 	}
 	return true
@@ -164,6 +176,7 @@ func (p *pool) start(want int) {
 // offer wakes it.
 func (p *pool) worker() {
 	var last uint64 // the last region served; not the region, which would keep its buffers alive
+	woken := false
 	for window := spinFor; ; window = wokenFor {
 		p.spinning.Add(1)
 		looked := time.Now()
@@ -176,6 +189,10 @@ func (p *pool) worker() {
 				looked = time.Now()
 				if ran > 0 {
 					deadline = looked.Add(spinFor)
+				}
+				if woken {
+					p.woke(ran > 0)
+					woken = false
 				}
 				continue
 			}
@@ -190,6 +207,10 @@ func (p *pool) worker() {
 				}
 			}
 		}
+		if woken {
+			p.woke(false)
+			woken = false
+		}
 		p.spinning.Add(-1)
 		p.parked.Add(1)
 		// An offer made between the last look and parked's increment sent
@@ -200,5 +221,23 @@ func (p *pool) worker() {
 		}
 		<-p.wake
 		p.parked.Add(-1)
+		woken = true
 	}
+}
+
+// maxHold is the most offers that go by without a wake after late ones:
+// a few runs of a small model, so that a machine that has become quiet
+// gets its workers back soon.
+const maxHold = 256
+
+// woke records whether a wake let its worker run a chunk.
+func (p *pool) woke(useful bool) {
+	if useful {
+		p.backoff.Store(0)
+		p.hold.Store(0)
+		return
+	}
+	b := min(max(2*p.backoff.Load(), 1), maxHold)
+	p.backoff.Store(b)
+	p.hold.Store(b)
 }
