@@ -102,7 +102,7 @@ func binary(ctx *Context, op binOp, a, b, alpha value.Value) (*tensor.Tensor, er
 		var tb *tensor.Tensor
 		tb, err = asDType(ctx, b, native)
 		if err == nil {
-			err = runBinaryThreads(ctx.Threads, op, native, dst, ta, a, tb, b, alpha)
+			err = runBinaryThreads(ctx, op, native, dst, ta, a, tb, b, alpha)
 		}
 	}
 	if err == nil && dst != out {

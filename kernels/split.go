@@ -1,9 +1,6 @@
 package kernels
 
 import (
-	"cmp"
-	"sync"
-
 	"github.com/seam-rt/seam/kernels/internal/par"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
@@ -14,13 +11,15 @@ import (
 // rather than the arithmetic.
 const binaryCost = 4
 
-// runBinaryThreads is runBinary on up to threads goroutines for large
+// runBinaryThreads is runBinary on up to ctx.Threads goroutines for large
 // float32 arithmetic (add, sub, mul, div, maximum, minimum: exact IEEE
 // operations, the same in a vector lane as in a scalar tail): out is cut
 // along its outermost dimension of more than one element, and each slice
 // computed by runBinary on views of out and of the operands that span
-// that dimension (an operand broadcast along it is read whole).
-func runBinaryThreads(threads int, op binOp, dt tensor.DType, out, ta *tensor.Tensor, a value.Value, tb *tensor.Tensor, b, alpha value.Value) error {
+// that dimension (an operand broadcast along it is read whole). The views
+// are made, and released, on the calling goroutine: a pooled storage's
+// reference count is not safe for concurrent use.
+func runBinaryThreads(ctx *Context, op binOp, dt tensor.DType, out, ta *tensor.Tensor, a value.Value, tb *tensor.Tensor, b, alpha value.Value) error {
 	shape := out.Sizes()
 	d := 0
 	for d < len(shape) && shape[d] == 1 {
@@ -29,48 +28,56 @@ func runBinaryThreads(threads int, op binOp, dt tensor.DType, out, ta *tensor.Te
 	splits := dt == tensor.Float32 && d < len(shape) && out.Numel() > 0 && (op <= opDiv || op == opMaximum || op == opMinimum)
 	k := 1
 	if splits {
-		k = par.Chunks(threads, shape[d], binaryCost*float64(out.Numel()/shape[d]))
+		k = par.Count(par.Chunks(ctx.Threads, shape[d], binaryCost*float64(out.Numel()/shape[d])), shape[d], 1)
 	}
 	if k <= 1 {
 		return runBinary(op, dt, out, ta, a, tb, b, alpha)
 	}
-	var mu sync.Mutex
-	var first error
-	par.For(k, shape[d], 1, func(lo, hi int) {
-		err := func() error {
-			o, err := narrowAligned(out, len(shape), d, lo, hi)
-			if err != nil {
-				return err
-			}
-			x, err := narrowAligned(ta, len(shape), d, lo, hi)
-			if err != nil {
-				return err
-			}
-			y, err := narrowAligned(tb, len(shape), d, lo, hi)
-			if err != nil {
-				return err
-			}
-			return runBinary(op, dt, o, x, a, y, b, alpha)
-		}()
-		if err != nil {
-			mu.Lock()
-			first = cmp.Or(first, err)
-			mu.Unlock()
+	views := make([]*tensor.Tensor, 0, 3*k)
+	defer func() {
+		for _, v := range views {
+			ctx.Pool.Release(v)
 		}
+	}()
+	for i := range k {
+		lo, hi := par.Bounds(k, shape[d], 1, i)
+		for _, t := range [3]*tensor.Tensor{out, ta, tb} {
+			v, err := narrowAligned(ctx, t, len(shape), d, lo, hi)
+			if err != nil {
+				return err
+			}
+			views = append(views, v)
+		}
+	}
+	errs := make([]error, k)
+	par.ForChunks(k, shape[d], 1, func(i, lo, hi int) {
+		v := views[3*i:]
+		errs[i] = runBinary(op, dt, v[0], v[1], a, v[2], b, alpha)
 	})
-	return first
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// narrowAligned is t's view of items [lo, hi) along dimension d of an
-// ndim-dimensional broadcast shape (t's dimensions aligned to its right):
-// t itself when it is nil or broadcast along d (absent there or of size 1).
-func narrowAligned(t *tensor.Tensor, ndim, d, lo, hi int) (*tensor.Tensor, error) {
+// narrowAligned is a pooled view of t's items [lo, hi) along dimension d
+// of an ndim-dimensional broadcast shape (t's dimensions aligned to its
+// right), or, when t is nil or broadcast along d (absent there or of size
+// 1), nil for a nil t and otherwise a view of all of t.
+func narrowAligned(ctx *Context, t *tensor.Tensor, ndim, d, lo, hi int) (*tensor.Tensor, error) {
 	if t == nil {
 		return nil, nil
 	}
+	h := ctx.header()
 	td := d - (ndim - t.Dim())
 	if td < 0 || t.Size(td) == 1 {
-		return t, nil
+		return h.Alias(t), nil
 	}
-	return (*tensor.Tensor)(nil).Narrow(t, td, lo, hi-lo)
+	v, err := h.Narrow(t, td, lo, hi-lo)
+	if err != nil {
+		ctx.Pool.Release(h)
+	}
+	return v, err
 }

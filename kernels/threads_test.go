@@ -83,3 +83,31 @@ func TestThreadsDoNotChangeResults(t *testing.T) {
 		}
 	}
 }
+
+// A split elementwise op's views of its output and operands are released
+// with it: once the output is released, the next call reuses its storage
+// (a view left holding it would keep it out of the pool for good).
+func TestSplitOpsReturnStorageToPool(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	ctx := kernels.NewContext()
+	ctx.Threads = 2
+	x, y := tv(randTensor(r, 8, 40, 1001)), tv(randTensor(r, 8, 40, 1001))
+	s, _ := ops.Lookup("aten.mul.Tensor")
+	k, _ := kernels.Lookup("aten.mul.Tensor")
+	args, err := s.Bind(nil, []ops.NamedArg{x, y})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]value.Value, 1)
+	if err := k(ctx, args, out); err != nil {
+		t.Fatal(err)
+	}
+	first := out[0].Tensor().Storage()
+	ctx.Release(out[0])
+	if err := k(ctx, args, out); err != nil {
+		t.Fatal(err)
+	}
+	if out[0].Tensor().Storage() != first {
+		t.Fatal("the output's storage did not go back to the pool: a view still holds it")
+	}
+}

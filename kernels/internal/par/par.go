@@ -33,14 +33,20 @@ func Chunks(threads, n int, cost float64) int {
 // the caller gets to it runs in the caller, so a busy or sleeping worker
 // delays nothing. k <= 1 runs fn(0, n) directly.
 func For(k, n, align int, fn func(lo, hi int)) {
+	ForChunks(k, n, align, func(_, lo, hi int) { fn(lo, hi) })
+}
+
+// ForChunks is For with each chunk's index, 0 to Count(k, n, align)-1,
+// whose bounds are Bounds(k, n, align, i): for a caller that prepares
+// something per chunk (views of its operands) before the split.
+func ForChunks(k, n, align int, fn func(i, lo, hi int)) {
 	align = max(align, 1)
-	units := (n + align - 1) / align
-	k = min(k, units)
+	k = Count(k, n, align)
 	if k <= 1 {
-		fn(0, n)
+		fn(0, 0, n)
 		return
 	}
-	r := &region{fn: fn, n: n, k: k, align: align, units: units, done: make(chan struct{})}
+	r := &region{fn: fn, n: n, k: k, align: align, done: make(chan struct{})}
 	if !workers.offer(r) {
 		for i := range k {
 			r.chunk(i)
@@ -50,4 +56,18 @@ func For(k, n, align int, fn func(lo, hi int)) {
 	r.work()
 	workers.withdraw(r)
 	r.wait()
+}
+
+// Count is how many chunks For(k, n, align, ...) cuts [0, n) into: k, or
+// fewer when there are fewer units of align items.
+func Count(k, n, align int) int {
+	align = max(align, 1)
+	return max(1, min(k, (n+align-1)/align))
+}
+
+// Bounds is chunk i's [lo, hi) of For(k, n, align, ...), k as Count gives.
+func Bounds(k, n, align, i int) (lo, hi int) {
+	align = max(align, 1)
+	units := (n + align - 1) / align
+	return min(n, units*i/k*align), min(n, units*(i+1)/k*align)
 }

@@ -36,6 +36,30 @@ func TestForCoversEachItemOnce(t *testing.T) {
 	}
 }
 
+// ForChunks numbers its chunks 0 to Count-1, once each, with the bounds
+// Bounds gives.
+func TestForChunksIndexesMatchBounds(t *testing.T) {
+	for _, n := range []int{1, 7, 100, 1001} {
+		for _, align := range []int{1, 4, 48} {
+			for k := 1; k <= 5; k++ {
+				c := Count(k, n, align)
+				seen := make([]int32, c)
+				ForChunks(k, n, align, func(i, lo, hi int) {
+					atomic.AddInt32(&seen[i], 1)
+					if wl, wh := Bounds(c, n, align, i); lo != wl || hi != wh {
+						t.Errorf("n=%d align=%d k=%d: chunk %d is [%d, %d), Bounds says [%d, %d)", n, align, k, i, lo, hi, wl, wh)
+					}
+				})
+				for i, h := range seen {
+					if h != 1 {
+						t.Fatalf("n=%d align=%d k=%d: chunk %d run %d times", n, align, k, i, h)
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestChunksKeepsSmallWorkInline(t *testing.T) {
 	if c := Chunks(8, 1000, 10); c != 1 {
 		t.Fatalf("10,000 units of work in %d chunks", c)

@@ -55,11 +55,10 @@ const (
 
 // region is one For call: k chunks, claimed by index.
 type region struct {
-	fn       func(lo, hi int)
+	fn       func(i, lo, hi int)
 	id       uint64 // which offer this is, so a worker serves it once
 	n, k     int
 	align    int
-	units    int
 	next     atomic.Int32  // the next chunk to claim
 	finished atomic.Int32  // chunks done
 	done     chan struct{} // closed by the chunk that finishes last
@@ -67,9 +66,8 @@ type region struct {
 
 // chunk runs chunk i.
 func (r *region) chunk(i int) {
-	lo := min(r.n, r.units*i/r.k*r.align)
-	hi := min(r.n, r.units*(i+1)/r.k*r.align)
-	r.fn(lo, hi)
+	lo, hi := Bounds(r.k, r.n, r.align, i)
+	r.fn(i, lo, hi)
 }
 
 // work claims and runs chunks until none is left, and says how many it ran.
