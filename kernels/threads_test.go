@@ -49,6 +49,7 @@ func TestThreadsDoNotChangeResults(t *testing.T) {
 		// are read whole.
 		{target: "aten.add.Tensor", named: []ops.NamedArg{tv(randTensor(r, 8, 40, 1001)), tv(randTensor(r, 8, 40, 1001)), {Name: "alpha", Value: value.FromDouble(0.5)}}},
 		{target: "aten.mul.Tensor", named: []ops.NamedArg{tv(randTensor(r, 8, 64, 31, 31)), tv(randTensor(r, 8, 64, 1, 1))}},
+		{target: "aten.mul.Tensor", named: []ops.NamedArg{tv(randTensor(r, 6, 50, 1000)), tv(randTensor(r, 1, 50, 1000))}},
 		{target: "aten.div.Tensor", named: []ops.NamedArg{tv(randTensor(r, 1, 6, 200, 129)), tv(randTensor(r, 200, 129))}},
 		{target: "aten.maximum.default", named: []ops.NamedArg{tv(randTensor(r, 1, 9, 1, 20000)), tv(randTensor(r, 9, 1, 1))}},
 		{target: "aten.mean.dim", named: []ops.NamedArg{tv(randTensor(r, 8, 64, 33, 33)), pos(value.FromInts([]int64{-1, -2})), pos(value.FromBool(true))}},
