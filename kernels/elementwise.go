@@ -102,7 +102,7 @@ func binary(ctx *Context, op binOp, a, b, alpha value.Value) (*tensor.Tensor, er
 		var tb *tensor.Tensor
 		tb, err = asDType(ctx, b, native)
 		if err == nil {
-			err = runBinary(op, native, dst, ta, a, tb, b, alpha)
+			err = runBinaryThreads(ctx, op, native, dst, ta, a, tb, b, alpha)
 		}
 	}
 	if err == nil && dst != out {
@@ -236,7 +236,7 @@ func binaryTyped[T number](op binOp, out, ta *tensor.Tensor, a value.Value, tb *
 	shape := out.Sizes()
 	var w tensor.Walk
 	w.Init(shape)
-	w.Add(out.Strides(), out.Offset())
+	w.Add(out.Strides(), 0) // tensor.Data(out) starts at out.Offset()
 	addOperand(&w, ta, shape)
 	addOperand(&w, tb, shape)
 	w.Coalesce()
@@ -735,7 +735,7 @@ func binaryBool(op binOp, out, ta *tensor.Tensor, a value.Value, tb *tensor.Tens
 	shape := out.Sizes()
 	var w tensor.Walk
 	w.Init(shape)
-	w.Add(out.Strides(), out.Offset())
+	w.Add(out.Strides(), 0) // tensor.Data(out) starts at out.Offset()
 	addOperand(&w, ta, shape)
 	addOperand(&w, tb, shape)
 	w.Coalesce()

@@ -38,6 +38,26 @@ func TestThreadsDoNotChangeResults(t *testing.T) {
 		{target: "aten.convolution.default", named: []ops.NamedArg{tv(randTensor(r, 8, 40, 6, 6)), tv(randTensor(r, 216, 40, 1, 1)), tv(randTensor(r, 216)),
 			pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{0, 0})), pos(value.FromInts([]int64{1, 1})),
 			pos(value.FromBool(false)), pos(value.FromInts([]int64{0, 0})), pos(value.FromInt(1))}},
+		// Convolutions as im2col and GEMMs: split by samples (4), or inside
+		// each sample's GEMM when samples would split unevenly (3); 1x1.
+		{target: "aten.convolution.default", named: []ops.NamedArg{tv(randTensor(r, 4, 32, 20, 20)), tv(randTensor(r, 48, 32, 3, 3)), tv(randTensor(r, 48)),
+			pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{1, 1})),
+			pos(value.FromBool(false)), pos(value.FromInts([]int64{0, 0})), pos(value.FromInt(1))}},
+		{target: "aten.convolution.default", named: []ops.NamedArg{tv(randTensor(r, 3, 32, 20, 20)), tv(randTensor(r, 48, 32, 3, 3)), tv(randTensor(r, 48)),
+			pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{1, 1})),
+			pos(value.FromBool(false)), pos(value.FromInts([]int64{0, 0})), pos(value.FromInt(1))}},
+		{target: "aten.convolution.default", named: []ops.NamedArg{tv(randTensor(r, 4, 64, 24, 24)), tv(randTensor(r, 96, 64, 1, 1)), tv(randTensor(r, 96)),
+			pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{0, 0})), pos(value.FromInts([]int64{1, 1})),
+			pos(value.FromBool(false)), pos(value.FromInts([]int64{0, 0})), pos(value.FromInt(1))}},
+		// Elementwise arithmetic, split along the outermost dimension of
+		// more than one element; the operands that are broadcast along it
+		// are read whole.
+		{target: "aten.add.Tensor", named: []ops.NamedArg{tv(randTensor(r, 8, 40, 1001)), tv(randTensor(r, 8, 40, 1001)), {Name: "alpha", Value: value.FromDouble(0.5)}}},
+		{target: "aten.mul.Tensor", named: []ops.NamedArg{tv(randTensor(r, 8, 64, 31, 31)), tv(randTensor(r, 8, 64, 1, 1))}},
+		{target: "aten.mul.Tensor", named: []ops.NamedArg{tv(randTensor(r, 6, 50, 1000)), tv(randTensor(r, 1, 50, 1000))}},
+		{target: "aten.div.Tensor", named: []ops.NamedArg{tv(randTensor(r, 1, 6, 200, 129)), tv(randTensor(r, 200, 129))}},
+		{target: "aten.maximum.default", named: []ops.NamedArg{tv(randTensor(r, 1, 9, 1, 20000)), tv(randTensor(r, 9, 1, 1))}},
+		{target: "aten.mean.dim", named: []ops.NamedArg{tv(randTensor(r, 8, 64, 33, 33)), pos(value.FromInts([]int64{-1, -2})), pos(value.FromBool(true))}},
 		{target: "scaled masked softmax", args: []value.Value{value.FromTensor(y), value.FromDouble(0.125), value.FromTensor(mask)}},
 	}
 	for _, c := range cases {
@@ -67,5 +87,33 @@ func TestThreadsDoNotChangeResults(t *testing.T) {
 		if !tensor.Equal(one, two) || !tensor.Equal(one, four) {
 			t.Errorf("%s: results differ between 1, 2 and 4 threads", c.target)
 		}
+	}
+}
+
+// A split elementwise op's views of its output and operands are released
+// with it: once the output is released, the next call reuses its storage
+// (a view left holding it would keep it out of the pool for good).
+func TestSplitOpsReturnStorageToPool(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	ctx := kernels.NewContext()
+	ctx.Threads = 2
+	x, y := tv(randTensor(r, 8, 40, 1001)), tv(randTensor(r, 8, 40, 1001))
+	s, _ := ops.Lookup("aten.mul.Tensor")
+	k, _ := kernels.Lookup("aten.mul.Tensor")
+	args, err := s.Bind(nil, []ops.NamedArg{x, y})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]value.Value, 1)
+	if err := k(ctx, args, out); err != nil {
+		t.Fatal(err)
+	}
+	first := out[0].Tensor().Storage()
+	ctx.Release(out[0])
+	if err := k(ctx, args, out); err != nil {
+		t.Fatal(err)
+	}
+	if out[0].Tensor().Storage() != first {
+		t.Fatal("the output's storage did not go back to the pool: a view still holds it")
 	}
 }

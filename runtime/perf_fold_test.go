@@ -151,7 +151,8 @@ func TestThreadsKeepResults(t *testing.T) {
 		model, cs string
 		extra     bool
 	}{{"gpt2_tiny", "case3", false}, {"bert_tiny", "case3", false}, {"cnn", "case2", false},
-		{"mobilenet_tiny_b8", "case0", true}, {"vit_tiny", "case0", true}, {"llama_tiny", "case2", true}} {
+		{"mobilenet_tiny", "case0", true}, {"mobilenet_tiny_b8", "case0", true}, {"vit_tiny", "case0", true}, {"llama_tiny", "case2", true},
+		{"gpt2_l12", "case0", false}} {
 		var p *Program
 		var in []value.Value
 		if c.extra {

@@ -22,7 +22,10 @@ type Options struct {
 	// (matrix products, convolutions, large elementwise ops); 0 means
 	// GOMAXPROCS, 1 runs every kernel on the caller's goroutine. Kernels
 	// split only work large enough to pay for it, and results do not
-	// depend on the count.
+	// depend on the count. The extra goroutines are the process's
+	// workers (at most GOMAXPROCS-1, shared by every program and run),
+	// which spin briefly after a split and then park: a program holds
+	// none of its own, and an idle one uses no CPU.
 	Threads int
 	// TrustRecordedContract checks each module's calls against the
 	// contract its delegate record holds even where it differs from the

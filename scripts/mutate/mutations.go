@@ -56,6 +56,15 @@ var mutations = []mutation{
 	{"addmm swaps alpha and beta", "kernels/matmul.go",
 		`r, err := mm(ctx, a, b, bias, alpha.Double(), beta.Double(), "mat1", "mat2")`, `r, err := mm(ctx, a, b, bias, beta.Double(), alpha.Double(), "mat1", "mat2")`,
 		[]string{"./kernels"}, "Golden"},
+	{"a split's chunks overlap", "kernels/internal/par/par.go",
+		"min(n, units*(i+1)/k*align)", "min(n, units*(i+2)/k*align)",
+		[]string{"./kernels/internal/par"}, "Covers"},
+	{"a split elementwise op narrows an operand broadcast along the split", "kernels/split.go",
+		"if td < 0 || t.Size(td) == 1 {", "if td < 0 {",
+		[]string{"./kernels"}, "Threads"},
+	{"a split mean reads every chunk's rows from the start", "kernels/reduction.go",
+		"meanRows(o[lo:hi], in[lo*inner:], inner)", "meanRows(o[lo:hi], in, inner)",
+		[]string{"./kernels"}, "Threads"},
 
 	// runtime: scalar ops and the executor
 	{"a pass's plan goes unchecked", "runtime/passes.go",

@@ -1,15 +1,18 @@
 // Package par splits a kernel's work across goroutines: a range of
 // independent items (output columns, planes, rows) is cut into contiguous
-// chunks, one per goroutine, only when each chunk has enough work to pay
-// for starting it. Every item is computed by the same code whichever chunk
-// it falls in, so results do not depend on the thread count.
+// chunks, which the caller and the process's workers (see pool.go) claim
+// one at a time, only when each chunk has enough work to pay for the
+// hand-off. Every item is computed by the same code whichever chunk it
+// falls in and whoever runs it, so results do not depend on the thread
+// count.
 package par
 
-import "sync"
-
 // MinWork is the least work (in multiply-adds, or element operations) a
-// chunk must have before a second goroutine is worth starting: a goroutine
-// costs a few microseconds to start and join, this is tens of them.
+// chunk must have before it is worth handing to a worker: a hand-off to a
+// spinning worker costs about a microsecond (BenchmarkHandOff), and a
+// chunk written by one core and read by the other costs cache traffic
+// besides; 1<<18 multiply-adds are about ten microseconds of one core's
+// matrix product.
 const MinWork = 1 << 18
 
 // Chunks returns how many chunks to cut n items into for at most threads
@@ -24,27 +27,47 @@ func Chunks(threads, n int, cost float64) int {
 }
 
 // For runs fn on chunks [lo, hi) of [0, n) cut into k nearly equal
-// contiguous parts (each a multiple of align items except the last), k-1
-// of them on new goroutines and the first in the caller, and returns when
-// all are done. k <= 1 runs fn(0, n) directly.
+// contiguous parts (each a multiple of align items except the last) and
+// returns when all are done. The caller runs chunks itself and offers the
+// rest to the pool's workers: a chunk no worker has claimed by the time
+// the caller gets to it runs in the caller, so a busy or sleeping worker
+// delays nothing. k <= 1 runs fn(0, n) directly.
 func For(k, n, align int, fn func(lo, hi int)) {
+	ForChunks(k, n, align, func(_, lo, hi int) { fn(lo, hi) })
+}
+
+// ForChunks is For with each chunk's index, 0 to Count(k, n, align)-1,
+// whose bounds are Bounds(k, n, align, i): for a caller that prepares
+// something per chunk (views of its operands) before the split.
+func ForChunks(k, n, align int, fn func(i, lo, hi int)) {
 	align = max(align, 1)
-	units := (n + align - 1) / align
-	k = min(k, units)
+	k = Count(k, n, align)
 	if k <= 1 {
-		fn(0, n)
+		fn(0, 0, n)
 		return
 	}
-	var wg sync.WaitGroup
-	bound := func(i int) int { return min(n, units*i/k*align) }
-	for i := 1; i < k; i++ {
-		lo, hi := bound(i), bound(i+1)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(lo, hi)
-		}()
+	r := &region{fn: fn, n: n, k: k, align: align, done: make(chan struct{})}
+	if !workers.offer(r) {
+		for i := range k {
+			r.chunk(i)
+		}
+		return
 	}
-	fn(0, bound(1))
-	wg.Wait()
+	r.work()
+	workers.withdraw(r)
+	r.wait()
+}
+
+// Count is how many chunks For(k, n, align, ...) cuts [0, n) into: k, or
+// fewer when there are fewer units of align items.
+func Count(k, n, align int) int {
+	align = max(align, 1)
+	return max(1, min(k, (n+align-1)/align))
+}
+
+// Bounds is chunk i's [lo, hi) of For(k, n, align, ...), k as Count gives.
+func Bounds(k, n, align, i int) (lo, hi int) {
+	align = max(align, 1)
+	units := (n + align - 1) / align
+	return min(n, units*i/k*align), min(n, units*(i+1)/k*align)
 }
