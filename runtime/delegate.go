@@ -124,7 +124,7 @@ func compile(name string, m *ir.Program, d *ir.Delegate, opt Options) (backend.E
 	comp, ok := backend.CompilerFor(d.Backend)
 	if _, kernels := comp.(kernelBackend); !ok || kernels {
 		comp = backend.CompilerFunc(func(m *ir.Program, _ map[string]string) (backend.Executable, error) {
-			return Load(m, Options{Threads: opt.Threads, Disable: opt.Disable})
+			return Load(m, Options{Threads: opt.Threads, FixedThreads: opt.FixedThreads, Disable: opt.Disable})
 		})
 	}
 	exe, err := comp.Compile(m, d.CompileOptions)

@@ -97,14 +97,15 @@ func (d *dispatch) find(b sym.Bindings) *specialization {
 // runSpecialization runs s on inputs the main program accepted, under the
 // main program's lock on the state they share.
 func (p *Program) runSpecialization(ctx context.Context, s *specialization, inputs []value.Value, timed bool) ([]value.Value, []DelegateTime, error) {
-	if _, err := s.prog.checkInputs(inputs); err != nil {
+	bind, err := s.prog.checkInputs(inputs)
+	if err != nil {
 		return nil, nil, fmt.Errorf("specialization %s refuses inputs the program takes (the lowered program is inconsistent): %w", s.bind, err)
 	}
 	if p.mutates {
 		p.mu.Lock()
 		defer p.mu.Unlock()
 	}
-	return s.prog.exec(ctx, inputs, timed)
+	return s.prog.exec(ctx, inputs, bind, timed)
 }
 
 // Specializations lists the bindings the program dispatches on, in the

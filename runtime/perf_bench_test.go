@@ -30,15 +30,21 @@ var issueCases = []struct{ folder, model, cas string }{
 }
 
 // BenchmarkCases times the issue's cases on one and on two threads
-// (Options.Threads), for profiles and for benchstat across changes;
+// (Options.Threads; "fixed": every run split, FixedThreads, otherwise
+// the program's choice once it has measured both), for profiles and for
+// benchstat across changes;
 // `seam bench run` and scripts/bench-vs-ort.sh set them beside ONNX Runtime.
 func BenchmarkCases(b *testing.B) {
 	ctx := context.Background()
 	for _, c := range issueCases {
 		dir := filepath.Join(fixtures.Dir(), c.folder, c.model)
-		for _, threads := range []int{1, 2} {
-			b.Run(fmt.Sprintf("%s/threads=%d", c.model, threads), func(b *testing.B) {
-				p, err := runtime.Load(fixtures.Load(b, filepath.Join(dir, "model.pt2")), runtime.Options{Threads: threads})
+		for _, o := range []runtime.Options{{Threads: 1}, {Threads: 2}, {Threads: 2, FixedThreads: true}} {
+			name := fmt.Sprintf("%s/threads=%d", c.model, o.Threads)
+			if o.FixedThreads {
+				name += "-fixed"
+			}
+			b.Run(name, func(b *testing.B) {
+				p, err := runtime.Load(fixtures.Load(b, filepath.Join(dir, "model.pt2")), o)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -50,8 +56,11 @@ func BenchmarkCases(b *testing.B) {
 				for _, t := range rc.Inputs {
 					in = append(in, runtime.InputValue(t))
 				}
-				if _, err := p.Run(ctx, in); err != nil {
-					b.Fatal(err)
+				// Enough runs first for the program's choice of threads.
+				for range 12 {
+					if _, err := p.Run(ctx, in); err != nil {
+						b.Fatal(err)
+					}
 				}
 				b.ResetTimer()
 				for b.Loop() {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/irtext"
@@ -27,6 +28,12 @@ type Options struct {
 	// which spin briefly after a split and then park: a program holds
 	// none of its own, and an idle one uses no CPU.
 	Threads int
+	// FixedThreads makes every run use Threads. Without it a program
+	// asked for more than one measures, per binding of its symbols, its
+	// first runs on one thread and on Threads (five each, after one
+	// warm-up) and then uses the faster (ThreadChoices says which), so
+	// more threads never make a model slower than one.
+	FixedThreads bool
 	// TrustRecordedContract checks each module's calls against the
 	// contract its delegate record holds even where it differs from the
 	// registered backend's (see contract.go).
@@ -61,7 +68,17 @@ type Program struct {
 	dispatch *dispatch
 	// passes names the plan rewrites Load ran, in order.
 	passes []string
+	// threads is Options.Threads resolved; tuner, when it is above 1 and
+	// Options.FixedThreads is not set, chooses per binding between one
+	// thread and threads (threads.go).
+	threads int
+	tuner   *threadTuner
 }
+
+// ThreadChoices says, per binding of the symbols the program has run at,
+// what it measured on one thread and on Options.Threads and which it
+// uses; nil when it does not choose (Threads 1, or FixedThreads).
+func (p *Program) ThreadChoices() []ThreadChoice { return p.tuner.choices() }
 
 // Passes names the plan rewrites Load ran on this program, in order:
 // PassNames less what Options.Disable switched off.
@@ -176,6 +193,10 @@ func loadLowered(l *ir.Lowered, opt Options, table []pass, compiled map[string]*
 	threads := opt.Threads
 	if threads <= 0 {
 		threads = goruntime.GOMAXPROCS(0)
+	}
+	prog.threads = threads
+	if !opt.FixedThreads {
+		prog.tuner = newThreadTuner(threads)
 	}
 	prog.frames.New = func() any { return newFrame(threads) }
 	for name, rc := range p.RangeConstraints {
@@ -379,11 +400,12 @@ func (p *Program) run(ctx context.Context, inputs []value.Value, timed bool) ([]
 	if s := p.dispatch.find(bind); s != nil {
 		return p.runSpecialization(ctx, s, inputs, timed)
 	}
-	return p.exec(ctx, inputs, timed)
+	return p.exec(ctx, inputs, bind, timed)
 }
 
-// exec runs the program on inputs already checked.
-func (p *Program) exec(ctx context.Context, inputs []value.Value, timed bool) ([]value.Value, []DelegateTime, error) {
+// exec runs the program on inputs already checked, which bind its
+// symbols as bind says.
+func (p *Program) exec(ctx context.Context, inputs []value.Value, bind sym.Bindings, timed bool) ([]value.Value, []DelegateTime, error) {
 	if p.mutates {
 		p.mu.Lock()
 		defer p.mu.Unlock()
@@ -394,10 +416,17 @@ func (p *Program) exec(ctx context.Context, inputs []value.Value, timed bool) ([
 	if timed {
 		f.timing = map[string]*DelegateTime{}
 	}
+	threads, way := p.tuner.choose(bind)
+	if p.tuner == nil {
+		threads = p.threads
+	}
+	f.kctx.Threads = threads
+	start := time.Now()
 	outs, err := f.run(ctx, p.plan, p.graphArgs(inputs))
 	if err != nil {
 		return nil, nil, err
 	}
+	p.tuner.record(bind, way, time.Since(start))
 	user := make([]value.Value, 0, p.nUser)
 	for i, o := range p.outputs {
 		switch o.Kind {

@@ -27,7 +27,7 @@ func TestVisionFixtures(t *testing.T) {
 		}
 		cases := loadCasesIn(t, dir)
 		for _, threads := range []int{1, 4} {
-			p, err := runtime.Load(prog, runtime.Options{Threads: threads})
+			p, err := runtime.Load(prog, runtime.Options{Threads: threads, FixedThreads: true})
 			if err != nil {
 				t.Fatal(err)
 			}

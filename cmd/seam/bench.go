@@ -272,6 +272,8 @@ type benchRunRow struct {
 	Threads         int      `json:"threads,omitempty"`
 	ThreadsMS       *float64 `json:"threads_median_ms"`
 	Speedup         *float64 `json:"threads_speedup"`
+	SplitMS         *float64 `json:"threads_split_median_ms"`
+	SplitSpeedup    *float64 `json:"threads_split_speedup"`
 	OrtRatio        *float64 `json:"seam_over_onnxruntime"`
 	TorchHereMS     *float64 `json:"torch_here_ms"`
 	OrtHereMS       *float64 `json:"onnxruntime_here_ms"`
@@ -288,7 +290,7 @@ func runRows(rs []bench.RunResult, failed int) benchRuns {
 	out := benchRuns{OK: failed == 0, Failed: failed, Rows: []benchRunRow{}}
 	for _, r := range rs {
 		out.Rows = append(out.Rows, benchRunRow{Model: r.Model, Case: r.Case, MedianMS: msOrNil(r.Median), MinMS: msOrNil(r.Min), Runs: r.Runs,
-			Threads: r.Threads, ThreadsMS: msOrNil(r.ThreadsMedian), Speedup: recordedOrNil(r.Speedup), OrtRatio: recordedOrNil(r.OrtRatio), TorchHereMS: msOrNil(r.TorchLive), OrtHereMS: msOrNil(r.OrtLive),
+			Threads: r.Threads, ThreadsMS: msOrNil(r.ThreadsMedian), Speedup: recordedOrNil(r.Speedup), SplitMS: msOrNil(r.SplitMedian), SplitSpeedup: recordedOrNil(r.SplitSpeedup), OrtRatio: recordedOrNil(r.OrtRatio), TorchHereMS: msOrNil(r.TorchLive), OrtHereMS: msOrNil(r.OrtLive),
 			OrtSeamMS: msOrNil(r.OrtSeam), OrtSeamMinMS: msOrNil(r.OrtSeamMin), OrtSeamRatio: recordedOrNil(r.OrtSeamRatio), OrtSeamError: r.OrtSeamErr,
 			TorchOpenBLASMS: recordedOrNil(r.TorchOpenBLAS), TorchGenericMS: recordedOrNil(r.TorchGeneric), Error: r.Err})
 	}

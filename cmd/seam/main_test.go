@@ -296,3 +296,42 @@ func runPasses(t *testing.T, out string) []string {
 	}
 	return r.Passes
 }
+
+// On two threads, --repeat shows what the program measured and which it
+// uses; --fixed-threads splits every run and measures nothing.
+func TestRunThreadsChoice(t *testing.T) {
+	model := fixtures.Model("gpt2_tiny")
+	caseDir := filepath.Join(filepath.Dir(model), "io", "case0")
+	type doc struct {
+		Latency struct {
+			Threads []struct {
+				Bind    map[string]int64 `json:"bind"`
+				Threads int              `json:"threads"`
+				Use     int              `json:"use"`
+				One     float64          `json:"one_thread_min_ms"`
+				Many    float64          `json:"threads_min_ms"`
+			} `json:"threads"`
+		} `json:"latency"`
+	}
+	var d doc
+	out := mustSeam(t, "run", model, "--case", caseDir, "--threads", "2", "--repeat", "12", "--json")
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	th := d.Latency.Threads
+	if len(th) != 1 || th[0].Threads != 2 || (th[0].Use != 1 && th[0].Use != 2) || th[0].One <= 0 || th[0].Many <= 0 || len(th[0].Bind) == 0 {
+		t.Fatalf("--threads 2 --repeat 12: threads %+v\n%s", th, out)
+	}
+	text := mustSeam(t, "run", model, "--case", caseDir, "--threads", "2", "--repeat", "3")
+	if !strings.Contains(text, "still measuring one against 2") {
+		t.Fatalf("--repeat 3 on two threads does not say it is still measuring:\n%s", text)
+	}
+	d = doc{}
+	out = mustSeam(t, "run", model, "--case", caseDir, "--threads", "2", "--fixed-threads", "--repeat", "12", "--json")
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Latency.Threads) != 0 {
+		t.Fatalf("--fixed-threads measured %+v", d.Latency.Threads)
+	}
+}

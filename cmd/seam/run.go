@@ -17,6 +17,7 @@ import (
 	"github.com/seam-rt/seam/npy"
 	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/runtime"
+	"github.com/seam-rt/seam/sym"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
 )
@@ -32,10 +33,10 @@ func runCmd() *cobra.Command {
 	var inputs, caseDirs []string
 	var outDir, expectDir string
 	var repeat, threads int
-	var trustRecorded, asJSON bool
+	var trustRecorded, asJSON, fixedThreads bool
 	var disable []string
 	cmd := &cobra.Command{
-		Use:   "run MODEL.pt2 --input A.npy [--input B.npy ...] [--out DIR] [--expect DIR] [--repeat N] [--threads N] [--disable-pass NAME] [--trust-recorded-contract] | --case DIR [--case DIR ...]",
+		Use:   "run MODEL.pt2 --input A.npy [--input B.npy ...] [--out DIR] [--expect DIR] [--repeat N] [--threads N [--fixed-threads]] [--disable-pass NAME] [--trust-recorded-contract] | --case DIR [--case DIR ...]",
 		Short: "Run a program (or a lowered program through its delegates) on .npy inputs",
 		Long: "run executes the program on its user inputs, given in signature order as .npy files\n" +
 			"(a 0-d int64 array for an int user input). --out writes out_0.npy, out_1.npy, ...;\n" +
@@ -47,7 +48,10 @@ func runCmd() *cobra.Command {
 			"(a mutated buffer) carries from case to case; each prints one line, ok or MISMATCH.\n" +
 			"--repeat N runs N more times and prints latency figures (and time per delegate).\n" +
 			"--threads N lets one run use N goroutines inside large kernels (default: the cores\n" +
-			"available); results are the same whatever N. --disable-pass NAME runs the program\n" +
+			"available); results are the same whatever N. A program run on more than one thread\n" +
+			"times its first runs at each input size on one thread and on N (an untimed warm-up,\n" +
+			"then five each way) and keeps the faster, so threads never make it slower; --repeat\n" +
+			"says what it measured, and --fixed-threads splits every run instead. --disable-pass NAME runs the program\n" +
 			"without one of the runtime's plan rewrites (fusions, folds, buffer reuse; the names:\n" +
 			"seam run --help), to tell whether a wrong or slow result comes from one of them.\n" +
 			"--json prints one JSON document (with the rewrites that ran, under \"passes\").",
@@ -99,7 +103,7 @@ func runCmd() *cobra.Command {
 			if err != nil {
 				return &pt2.Error{File: args[0], Err: err}
 			}
-			prog, err := runtime.LoadLowered(l, runtime.Options{Threads: threads, TrustRecordedContract: trustRecorded, Disable: disable})
+			prog, err := runtime.LoadLowered(l, runtime.Options{Threads: threads, FixedThreads: fixedThreads, TrustRecordedContract: trustRecorded, Disable: disable})
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
@@ -167,6 +171,7 @@ func runCmd() *cobra.Command {
 	cmd.Flags().StringArrayVar(&caseDirs, "case", nil, "a reference case folder: DIR/in_*.npy as inputs, DIR/out_*.npy expected; repeat to run cases in order on one program")
 	cmd.Flags().IntVar(&repeat, "repeat", 0, "time N more runs and print latency figures")
 	cmd.Flags().IntVar(&threads, "threads", 0, "goroutines one run may use inside a kernel (default: the cores available; 1: none)")
+	cmd.Flags().BoolVar(&fixedThreads, "fixed-threads", false, "split every run across --threads goroutines, without first measuring whether it pays")
 	cmd.Flags().BoolVar(&trustRecorded, "trust-recorded-contract", false,
 		"check each lowered module's calls against the contract its delegate record holds, even where it differs from the registered backend's")
 	cmd.Flags().StringSliceVar(&disable, "disable-pass", nil, "run without this plan rewrite (repeat or comma-separate): "+strings.Join(runtime.PassNames(), ", "))
@@ -473,6 +478,17 @@ type latency struct {
 	P90MS     float64         `json:"p90_ms"`
 	MeanMS    float64         `json:"mean_ms"`
 	Delegates []delegateTimes `json:"delegates"`
+	// Threads says, for a program run on more than one thread, what it
+	// measured per binding of its symbols and which it uses.
+	Threads []threadsRecord `json:"threads,omitempty"`
+}
+
+type threadsRecord struct {
+	Bind      map[string]int64 `json:"bind"`
+	Threads   int              `json:"threads"`
+	OneMinMS  float64          `json:"one_thread_min_ms"`
+	ManyMinMS float64          `json:"threads_min_ms"`
+	Use       int              `json:"use"`
 }
 
 type delegateTimes struct {
@@ -516,12 +532,29 @@ func timeRuns(ctx context.Context, prog *runtime.Program, vals []value.Value, n 
 		d := delegates[m]
 		l.Delegates = append(l.Delegates, delegateTimes{Module: m, Backend: d.Backend, MSPerRun: float64(d.Nanos) / 1e6 / float64(n), Calls: d.Calls})
 	}
+	for _, c := range prog.ThreadChoices() {
+		l.Threads = append(l.Threads, threadsRecord{Bind: c.Bind, Threads: c.Threads, OneMinMS: ms(c.One), ManyMinMS: ms(c.Many), Use: c.Use})
+	}
+	sort.Slice(l.Threads, func(i, j int) bool { return fmt.Sprint(l.Threads[i].Bind) < fmt.Sprint(l.Threads[j].Bind) })
 	return l, nil
 }
 
 func (l *latency) writeText(w io.Writer) {
 	fmt.Fprintf(w, "latency over %d runs: median %.3f ms, min %.3f ms, p90 %.3f ms, mean %.3f ms\n", l.Runs, l.MedianMS, l.MinMS, l.P90MS, l.MeanMS)
+	for _, t := range l.Threads {
+		at := ""
+		if len(t.Bind) > 0 {
+			at = fmt.Sprintf(" at %v", sym.Bindings(t.Bind))
+		}
+		if t.Use == 0 {
+			fmt.Fprintf(w, "  threads%s: still measuring one against %d (fastest so far %.3f ms and %.3f ms)\n", at, t.Threads, t.OneMinMS, t.ManyMinMS)
+			continue
+		}
+		fmt.Fprintf(w, "  threads%s: fastest run %.3f ms on one, %.3f ms on %d: runs use %d\n", at, t.OneMinMS, t.ManyMinMS, t.Threads, t.Use)
+	}
 	for _, d := range l.Delegates {
 		fmt.Fprintf(w, "  %s (%s): %.3f ms per run, %d calls\n", d.Module, d.Backend, d.MSPerRun, d.Calls)
 	}
 }
+
+func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }

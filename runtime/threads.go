@@ -1,0 +1,162 @@
+package runtime
+
+import (
+	"hash/maphash"
+	"sync"
+	"time"
+
+	"github.com/seam-rt/seam/sym"
+)
+
+// Whether splitting kernels across goroutines pays depends on more than
+// each kernel's work: on a small model the second core's cold caches and
+// the hand-offs can cost more than the split saves, and a threshold per
+// kernel cannot see that. So a program asked for several threads measures
+// it: for each binding of its symbols (the input sizes), its first runs
+// alternate between one thread and Threads, and from then on it uses the
+// faster. Kernels compute the same bits whatever the thread count, so the
+// choice changes only the time.
+
+const (
+	// tuneRuns is how many timed runs each way a binding gets before the
+	// choice (after one untimed warm-up run).
+	tuneRuns = 5
+	// tuneMargin: several threads are kept only when their fastest run
+	// beats one thread's by this factor, so noise does not buy a split
+	// that does not pay.
+	tuneMargin = 0.95
+	// tuneBindings bounds the bindings remembered; runs at others use
+	// Threads untimed.
+	tuneBindings = 256
+)
+
+// threadTuner holds the choice per binding.
+type threadTuner struct {
+	threads int
+	seed    maphash.Seed
+	mu      sync.Mutex
+	byBind  map[uint64]*threadTrial
+}
+
+// threadTrial is one binding's measurements and, once made, its choice.
+type threadTrial struct {
+	bind    sym.Bindings
+	runs    int              // runs started, warm-up included
+	best    [2]time.Duration // fastest run on one thread, on Threads
+	timed   [2]int
+	decided bool
+	use     int
+}
+
+// ThreadChoice is what a program measured for one binding of its symbols:
+// its fastest run on one thread and on Threads, and how many goroutines
+// its runs use now (0 while it is still measuring).
+type ThreadChoice struct {
+	Bind      sym.Bindings
+	Threads   int
+	One, Many time.Duration
+	Use       int
+}
+
+func newThreadTuner(threads int) *threadTuner {
+	if threads <= 1 {
+		return nil
+	}
+	return &threadTuner{threads: threads, seed: maphash.MakeSeed(), byBind: map[uint64]*threadTrial{}}
+}
+
+// choose returns the goroutines the next run at bind uses, and which way
+// it is timed (0: one thread, 1: Threads; -1: not timed).
+func (t *threadTuner) choose(bind sym.Bindings) (threads, way int) {
+	if t == nil {
+		return 1, -1
+	}
+	key := t.key(bind)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	tr := t.byBind[key]
+	if tr == nil {
+		if len(t.byBind) >= tuneBindings {
+			return t.threads, -1
+		}
+		tr = &threadTrial{bind: bind}
+		t.byBind[key] = tr
+	}
+	if tr.decided {
+		return tr.use, -1
+	}
+	tr.runs++
+	if tr.runs == 1 {
+		// The first run fills the frame's buffers and the caches.
+		return t.threads, -1
+	}
+	way = tr.runs % 2
+	if tr.timed[way] >= tuneRuns {
+		way = 1 - way
+	}
+	if way == 0 {
+		return 1, 0
+	}
+	return t.threads, 1
+}
+
+// record adds a timed run and makes the choice once both ways have had
+// their runs.
+func (t *threadTuner) record(bind sym.Bindings, way int, d time.Duration) {
+	if t == nil || way < 0 {
+		return
+	}
+	key := t.key(bind)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	tr := t.byBind[key]
+	if tr == nil || tr.decided {
+		return
+	}
+	if tr.timed[way] == 0 || d < tr.best[way] {
+		tr.best[way] = d
+	}
+	tr.timed[way]++
+	if tr.timed[0] >= tuneRuns && tr.timed[1] >= tuneRuns {
+		tr.decided = true
+		tr.use = 1
+		if float64(tr.best[1]) < tuneMargin*float64(tr.best[0]) {
+			tr.use = t.threads
+		}
+	}
+}
+
+// key hashes a binding; the order of a map's entries does not matter.
+func (t *threadTuner) key(bind sym.Bindings) uint64 {
+	var k uint64
+	for name, v := range bind {
+		var h maphash.Hash
+		h.SetSeed(t.seed)
+		h.WriteString(name)
+		var b [8]byte
+		for i := range b {
+			b[i] = byte(uint64(v) >> (8 * i))
+		}
+		h.Write(b[:])
+		k += h.Sum64()
+	}
+	return k
+}
+
+// choices lists what the tuner measured, one entry per binding.
+func (t *threadTuner) choices() []ThreadChoice {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []ThreadChoice
+	for _, tr := range t.byBind {
+		c := ThreadChoice{Bind: tr.bind, Threads: t.threads, One: tr.best[0], Many: tr.best[1]}
+		if tr.decided {
+			c.Use = tr.use
+		}
+		out = append(out, c)
+	}
+	return out
+}

@@ -1,0 +1,118 @@
+package runtime
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/seam-rt/seam/sym"
+	"github.com/seam-rt/seam/tensor"
+)
+
+// The tuner times both ways after an untimed warm-up, five runs each, and
+// keeps Threads only when its fastest run beats one thread's by the
+// margin; each binding has its own choice, whatever its map's order.
+func TestThreadTunerChooses(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		one, many time.Duration
+		want      int
+	}{
+		{"threads pay", 100 * time.Microsecond, 60 * time.Microsecond, 4},
+		{"threads cost", 100 * time.Microsecond, 130 * time.Microsecond, 1},
+		{"within the margin", 100 * time.Microsecond, 97 * time.Microsecond, 1},
+	} {
+		tu := newThreadTuner(4)
+		bind := sym.Bindings{"s0": 7, "s1": 3}
+		if th, way := tu.choose(bind); th != 4 || way != -1 {
+			t.Fatalf("%s: warm-up run on %d threads, timed %d; want 4, untimed", c.name, th, way)
+		}
+		runs := [2]int{}
+		for i := 0; i < 2*tuneRuns; i++ {
+			th, way := tu.choose(bind)
+			if way < 0 || (way == 0) != (th == 1) {
+				t.Fatalf("%s: run %d on %d threads timed as way %d", c.name, i, th, way)
+			}
+			runs[way]++
+			d := c.one
+			if way == 1 {
+				d = c.many
+			}
+			// Slower runs than the fastest do not change the choice.
+			if i%3 == 2 {
+				d *= 3
+			}
+			tu.record(bind, way, d)
+		}
+		if runs != [2]int{tuneRuns, tuneRuns} {
+			t.Fatalf("%s: timed %v runs each way, want %d", c.name, runs, tuneRuns)
+		}
+		for range 3 {
+			if th, way := tu.choose(sym.Bindings{"s1": 3, "s0": 7}); th != c.want || way != -1 {
+				t.Fatalf("%s: after measuring, runs use %d threads (timed %d), want %d untimed", c.name, th, way, c.want)
+			}
+		}
+		ch := tu.choices()
+		if len(ch) != 1 || ch[0].Use != c.want || ch[0].Many == 0 || ch[0].One == 0 || ch[0].Threads != 4 {
+			t.Fatalf("%s: choices %+v", c.name, ch)
+		}
+		// Another binding starts over.
+		if th, way := tu.choose(sym.Bindings{"s0": 8, "s1": 3}); th != 4 || way != -1 {
+			t.Fatalf("%s: a new binding's first run: %d threads, timed %d", c.name, th, way)
+		}
+	}
+	if newThreadTuner(1) != nil {
+		t.Fatal("a one-thread program has a tuner")
+	}
+}
+
+// Past tuneBindings bindings, runs use Threads untimed and nothing more
+// is remembered.
+func TestThreadTunerBounded(t *testing.T) {
+	tu := newThreadTuner(2)
+	for i := range tuneBindings + 10 {
+		tu.choose(sym.Bindings{"s0": int64(i)})
+	}
+	if n := len(tu.choices()); n != tuneBindings {
+		t.Fatalf("%d bindings remembered, want %d", n, tuneBindings)
+	}
+	if th, way := tu.choose(sym.Bindings{"s0": -1}); th != 2 || way != -1 {
+		t.Fatalf("a binding past the bound: %d threads, timed %d", th, way)
+	}
+}
+
+// A program asked for two threads measures both ways on its first runs,
+// then keeps to one choice; every run gives the same bits. FixedThreads
+// and one thread never choose.
+func TestProgramChoosesThreads(t *testing.T) {
+	p := loadFixtureWith(t, "gpt2_tiny", Options{Threads: 2})
+	in := caseInputs(t, "gpt2_tiny", "case3")
+	var first *tensor.Tensor
+	for i := range 2*tuneRuns + 3 {
+		outs, err := p.Run(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = outs[0].Tensor()
+		} else if !tensor.Equal(first, outs[0].Tensor()) {
+			t.Fatalf("run %d differs from the first", i)
+		}
+	}
+	ch := p.ThreadChoices()
+	if len(ch) != 1 || (ch[0].Use != 1 && ch[0].Use != 2) || ch[0].One <= 0 || ch[0].Many <= 0 {
+		t.Fatalf("after %d runs the choices are %+v", 2*tuneRuns+3, ch)
+	}
+	if got := ch[0].Bind["s53"]; got == 0 {
+		t.Fatalf("the choice's binding %v lacks the sequence length", ch[0].Bind)
+	}
+	for _, o := range []Options{{Threads: 2, FixedThreads: true}, {Threads: 1}} {
+		q := loadFixtureWith(t, "gpt2_tiny", o)
+		if _, err := q.Run(context.Background(), in); err != nil {
+			t.Fatal(err)
+		}
+		if ch := q.ThreadChoices(); ch != nil {
+			t.Fatalf("%+v: choices %+v", o, ch)
+		}
+	}
+}
