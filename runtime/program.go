@@ -31,8 +31,9 @@ type Options struct {
 	// FixedThreads makes every run use Threads. Without it a program
 	// asked for more than one measures, per binding of its symbols, its
 	// first runs on one thread and on Threads (five each, after one
-	// warm-up) and then uses the faster (ThreadChoices says which), so
-	// more threads never make a model slower than one.
+	// warm-up) and then uses the faster (ThreadChoices says which),
+	// measuring again after ten seconds (the machine's load changes what
+	// pays), so more threads never make a model slower than one.
 	FixedThreads bool
 	// TrustRecordedContract checks each module's calls against the
 	// contract its delegate record holds even where it differs from the

@@ -28,6 +28,10 @@ const (
 	// tuneBindings bounds the bindings remembered; runs at others use
 	// Threads untimed.
 	tuneBindings = 256
+	// tuneFor is how long a choice stands before the next run measures
+	// again: what pays on an idle machine costs on a busy one, where a
+	// split waits for a worker the OS has put aside.
+	tuneFor = 10 * time.Second
 )
 
 // threadTuner holds the choice per binding.
@@ -36,6 +40,7 @@ type threadTuner struct {
 	seed    maphash.Seed
 	mu      sync.Mutex
 	byBind  map[uint64]*threadTrial
+	now     func() time.Time // time.Now; tests set it
 }
 
 // threadTrial is one binding's measurements and, once made, its choice.
@@ -46,6 +51,7 @@ type threadTrial struct {
 	timed   [2]int
 	decided bool
 	use     int
+	at      time.Time // when the choice was made
 }
 
 // ThreadChoice is what a program measured for one binding of its symbols:
@@ -62,7 +68,7 @@ func newThreadTuner(threads int) *threadTuner {
 	if threads <= 1 {
 		return nil
 	}
-	return &threadTuner{threads: threads, seed: maphash.MakeSeed(), byBind: map[uint64]*threadTrial{}}
+	return &threadTuner{threads: threads, seed: maphash.MakeSeed(), byBind: map[uint64]*threadTrial{}, now: time.Now}
 }
 
 // choose returns the goroutines the next run at bind uses, and which way
@@ -83,7 +89,11 @@ func (t *threadTuner) choose(bind sym.Bindings) (threads, way int) {
 		t.byBind[key] = tr
 	}
 	if tr.decided {
-		return tr.use, -1
+		if t.now().Sub(tr.at) < tuneFor {
+			return tr.use, -1
+		}
+		// Measure again, without a warm-up: the frame is warm.
+		*tr = threadTrial{bind: tr.bind, runs: 1}
 	}
 	tr.runs++
 	if tr.runs == 1 {
@@ -118,7 +128,7 @@ func (t *threadTuner) record(bind sym.Bindings, way int, d time.Duration) {
 	}
 	tr.timed[way]++
 	if tr.timed[0] >= tuneRuns && tr.timed[1] >= tuneRuns {
-		tr.decided = true
+		tr.decided, tr.at = true, t.now()
 		tr.use = 1
 		if float64(tr.best[1]) < tuneMargin*float64(tr.best[0]) {
 			tr.use = t.threads

@@ -116,3 +116,39 @@ func TestProgramChoosesThreads(t *testing.T) {
 		}
 	}
 }
+
+// A choice stands for tuneFor; the run after that measures again, both
+// ways, without a warm-up, and chooses anew.
+func TestThreadTunerMeasuresAgain(t *testing.T) {
+	now := time.Unix(1000, 0)
+	tu := newThreadTuner(2)
+	tu.now = func() time.Time { return now }
+	bind := sym.Bindings{}
+	measure := func(one, many time.Duration) {
+		for range 2 * tuneRuns {
+			_, way := tu.choose(bind)
+			if way < 0 {
+				t.Fatal("an untimed run while measuring")
+			}
+			d := one
+			if way == 1 {
+				d = many
+			}
+			tu.record(bind, way, d)
+		}
+	}
+	tu.choose(bind) // warm-up
+	measure(time.Millisecond, 500*time.Microsecond)
+	if th, _ := tu.choose(bind); th != 2 {
+		t.Fatalf("threads twice as fast, yet runs use %d", th)
+	}
+	now = now.Add(tuneFor - time.Millisecond)
+	if th, way := tu.choose(bind); th != 2 || way != -1 {
+		t.Fatalf("before tuneFor: %d threads, timed %d", th, way)
+	}
+	now = now.Add(2 * time.Millisecond)
+	measure(time.Millisecond, 3*time.Millisecond)
+	if th, way := tu.choose(bind); th != 1 || way != -1 {
+		t.Fatalf("measured again with threads three times slower: %d threads, timed %d", th, way)
+	}
+}
