@@ -58,44 +58,47 @@ func (g *Graph) DefUse() *DefUse {
 		defStart:  make([]int32, n+1),
 		nests:     make([]bool, n),
 	}
+	x := &indexer{du: du, lastReader: make([]int32, 0, cap(du.vals)), users: make([]int32, 0, cap(du.vals))}
 	for i := range g.Inputs {
 		g.Inputs[i].ForEachRef(func(name string) {
 			v := &du.vals[du.intern(name)]
 			v.Producer, v.Defined = -1, true
 		})
 	}
-	// lastReader[id] is the last node that read value id (a node using a
-	// value twice is one user); users[id] counts its users.
-	lastReader := make([]int32, 0, cap(du.vals))
-	users := make([]int32, 0, cap(du.vals))
+	read, def := x.read, x.def
 	for i, nd := range g.Nodes {
+		x.node = int32(i)
 		du.readStart[i] = int32(len(du.reads))
-		read := func(name string) {
-			id := du.intern(name)
-			for int(id) >= len(lastReader) {
-				lastReader, users = append(lastReader, -1), append(users, 0)
-			}
-			if lastReader[id] != int32(i) {
-				lastReader[id] = int32(i)
-				users[id]++
-				du.reads = append(du.reads, id)
-			}
-		}
 		// As ForEachInputRef, noting graph arguments while the node's
-		// inputs are at hand.
+		// inputs are at hand. An argument naming one value (most of them)
+		// is read here, not through ForEachRef's callback: on a large
+		// graph, whose arguments are out of cache, the indirect calls
+		// kept the processor from loading the next node's while it waited
+		// (a third of the index's time).
 		for k := range nd.Inputs {
 			a := &nd.Inputs[k].Arg
 			if a.Kind == ArgGraph && a.Graph() != nil {
 				du.nests[i] = true
 			}
-			a.ForEachRef(read)
+			switch refShapes[a.Kind] {
+			case refOne:
+				if a.Name != "" {
+					x.read(a.Name)
+				}
+			case refOther:
+				a.ForEachRef(read)
+			}
 		}
 		du.defStart[i] = int32(len(du.defs))
-		nd.ForEachOutputRef(func(name string) {
-			id := du.intern(name)
-			du.vals[id].Producer, du.vals[id].Defined = i, true
-			du.defs = append(du.defs, id)
-		})
+		for k := range nd.Outputs {
+			if a := &nd.Outputs[k]; refShapes[a.Kind] == refOne {
+				if a.Name != "" {
+					x.def(a.Name)
+				}
+			} else {
+				a.ForEachRef(def)
+			}
+		}
 	}
 	du.readStart[n], du.defStart[n] = int32(len(du.reads)), int32(len(du.defs))
 	for i := range g.Outputs {
@@ -104,7 +107,7 @@ func (g *Graph) DefUse() *DefUse {
 	// Every value's users share one slice, filled in node order.
 	all := make([]int, len(du.reads))
 	next := 0
-	for id, c := range users {
+	for id, c := range x.users {
 		if c > 0 {
 			du.vals[id].Users = all[next : next : next+int(c)]
 			next += int(c)
@@ -127,6 +130,72 @@ func (g *Graph) DefUse() *DefUse {
 	return du
 }
 
+// indexer is DefUse while it reads the nodes.
+type indexer struct {
+	du   *DefUse
+	node int32 // the node being read
+	// lastReader[id] is the last node that read value id (a node using a
+	// value twice is one user); users[id] counts its users.
+	lastReader, users []int32
+	// recent are the values the last nodes defined.
+	recent recentDefs
+}
+
+// read notes that the current node uses name.
+func (x *indexer) read(name string) {
+	du := x.du
+	id, ok := x.recent.find(name, du.vals)
+	if !ok {
+		id = du.intern(name)
+	}
+	for int(id) >= len(x.lastReader) {
+		x.lastReader, x.users = append(x.lastReader, -1), append(x.users, 0)
+	}
+	if x.lastReader[id] != x.node {
+		x.lastReader[id] = x.node
+		x.users[id]++
+		du.reads = append(du.reads, id)
+	}
+}
+
+// def notes that the current node defines name.
+func (x *indexer) def(name string) {
+	du := x.du
+	id := du.intern(name)
+	du.vals[id].Producer, du.vals[id].Defined = int(x.node), true
+	du.defs = append(du.defs, id)
+	x.recent.add(id)
+}
+
+// refShape is how an argument of a kind names values, as ForEachRef
+// visits them: never, by its Name alone, or otherwise (lists, maps).
+type refShape uint8
+
+const (
+	refOther refShape = iota
+	refNone
+	refOne
+)
+
+// refShapes classifies each kind by asking ForEachRef, so that the index's
+// shortcut cannot disagree with it: a kind that visits an argument's Name
+// and nothing else is refOne; one that visits nothing when every member is
+// set is refNone.
+var refShapes = func() (shapes [256]refShape) {
+	for k := range numArgKinds {
+		full := Argument{Kind: k, Name: "name", List: []Argument{TensorArg("elem")},
+			Extra: &ArgExtra{Nested: [][]string{{"nested"}}, Map: map[string]Argument{"k": TensorArg("mapped")}}}
+		seen := full.Refs()
+		switch {
+		case len(seen) == 0:
+			shapes[k] = refNone
+		case len(seen) == 1 && seen[0] == "name":
+			shapes[k] = refOne
+		}
+	}
+	return shapes
+}()
+
 // intern numbers name, once.
 func (du *DefUse) intern(name string) ValueID {
 	id, ok, slot, h := du.names.find(name, du.vals)
@@ -136,6 +205,33 @@ func (du *DefUse) intern(name string) ValueID {
 	du.vals = append(du.vals, ValueInfo{Name: name})
 	du.names.insert(slot, h, du.vals)
 	return ValueID(len(du.vals) - 1)
+}
+
+// recentDefs are the values the last few nodes defined: most reads name
+// one of them (a chain, a residual block), and finding it among them
+// costs a few comparisons of cached names instead of a probe of the name
+// table, a cache miss on a large graph.
+type recentDefs struct {
+	ids  [8]ValueID
+	n    int // how many of ids are set
+	next int // where the next definition goes
+}
+
+func (r *recentDefs) add(id ValueID) {
+	r.ids[r.next] = id
+	r.next = (r.next + 1) % len(r.ids)
+	r.n = min(r.n+1, len(r.ids))
+}
+
+// find looks for name among the recent definitions, newest first.
+func (r *recentDefs) find(name string, vals []ValueInfo) (ValueID, bool) {
+	for k := 1; k <= r.n; k++ {
+		id := r.ids[(r.next-k+len(r.ids))%len(r.ids)]
+		if vals[id].Name == name {
+			return id, true
+		}
+	}
+	return 0, false
 }
 
 func (du *DefUse) lookup(v string) *ValueInfo {

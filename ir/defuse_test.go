@@ -158,3 +158,80 @@ func TestDefUseNests(t *testing.T) {
 		t.Error("the cond has no graph arguments")
 	}
 }
+
+// TestDefUseEveryKind: whatever the kind of an argument, and whichever of
+// its members are set, the index reads and defines what ForEachRef
+// visits (the index reads one-name kinds itself, see refShapes).
+func TestDefUseEveryKind(t *testing.T) {
+	g := &Graph{}
+	for k := range numArgKinds {
+		i := int(k)
+		arg := func(tag string) Argument {
+			return Argument{Kind: k, Name: fmt.Sprintf("%s%d", tag, i), List: []Argument{TensorArg(fmt.Sprintf("%s%d_elem", tag, i))},
+				Extra: &ArgExtra{Nested: [][]string{{fmt.Sprintf("%s%d_nested", tag, i)}},
+					Map: map[string]Argument{"k": TensorArg(fmt.Sprintf("%s%d_mapped", tag, i))}}}
+		}
+		g.Nodes = append(g.Nodes, &Node{Name: fmt.Sprint("n", i),
+			Inputs:  []NamedArgument{{Arg: arg("in")}, {Arg: Argument{Kind: k}}, {Arg: TensorArg("x")}},
+			Outputs: []Argument{arg("out")}})
+	}
+	du := g.DefUse()
+	for i, n := range g.Nodes {
+		var reads, defs []string
+		n.ForEachInputRef(func(v string) {
+			if !slices.Contains(reads, v) {
+				reads = append(reads, v)
+			}
+		})
+		n.ForEachOutputRef(func(v string) { defs = append(defs, v) })
+		var gotReads, gotDefs []string
+		for _, id := range du.Reads(i) {
+			gotReads = append(gotReads, du.Value(id).Name)
+		}
+		for _, id := range du.Defines(i) {
+			gotDefs = append(gotDefs, du.Value(id).Name)
+		}
+		if !slices.Equal(gotReads, reads) || !slices.Equal(gotDefs, defs) {
+			t.Errorf("kind %d: index reads %v, defines %v; ForEachRef visits %v, %v", i, gotReads, gotDefs, reads, defs)
+		}
+	}
+}
+
+// TestDefUseFarReads: a value read long after its definition, or before
+// it, or defined twice, has one number whichever way the index found it
+// (the last definitions are searched before the name table).
+func TestDefUseFarReads(t *testing.T) {
+	g := &Graph{Inputs: []Argument{TensorArg("x")}}
+	prev := "x"
+	for i := range 20 {
+		name := fmt.Sprint("v", i)
+		ins := []NamedArgument{{Arg: TensorArg(prev)}, {Arg: TensorArg("v0")}, {Arg: TensorArg("x")}, {Arg: TensorArg("later")}}
+		g.Nodes = append(g.Nodes, &Node{Name: name, Inputs: ins, Outputs: []Argument{TensorArg(name)}})
+		prev = name
+	}
+	g.Nodes = append(g.Nodes, &Node{Name: "later", Inputs: []NamedArgument{{Arg: TensorArg("v3")}}, Outputs: []Argument{TensorArg("later"), TensorArg("v5")}})
+	du := g.DefUse()
+	if du.Values() != 22 {
+		t.Errorf("%d values numbered, want 22", du.Values())
+	}
+	want := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19}
+	if u := du.Users("v0"); !slices.Equal(u, want) {
+		t.Errorf("users of v0: %v, want %v", u, want)
+	}
+	if u := du.Users("v3"); !slices.Equal(u, []int{4, 20}) {
+		t.Errorf("users of v3: %v", u)
+	}
+	if p, ok := du.Producer("later"); !ok || p != 20 || len(du.Users("later")) != 20 {
+		t.Errorf("later: producer %d %v, %d users", p, ok, len(du.Users("later")))
+	}
+	if p, _ := du.Producer("v5"); p != 20 {
+		t.Errorf("v5 defined again by node 20: producer %d", p)
+	}
+	for i := range g.Nodes {
+		for _, id := range du.Reads(i) {
+			if got, _ := du.ID(du.Value(id).Name); got != id {
+				t.Errorf("node %d reads %s as %d, the table numbers it %d", i, du.Value(id).Name, id, got)
+			}
+		}
+	}
+}
