@@ -40,22 +40,16 @@ func proposeGraph(path string, g *ir.Graph, prof *backend.Profile, opt GraphOpti
 	if err != nil {
 		return nil, err
 	}
-	plan := &Plan{Graph: g, Path: path, Uses: du, Partitions: make([][]int, len(res.Partitions)), Verdicts: make([]NodeVerdict, len(g.Nodes))}
+	plan := &Plan{Graph: g, Path: path, Uses: du, Partitions: make([][]int, len(res.Partitions)), PartOf: res.PartitionOf,
+		reasons: res.Reasons, backend: verdicts, excluded: opt.Exclude}
+	// The partitions' node lists share one array.
+	all := make([]int, 0, len(g.Nodes))
 	for k, part := range res.Partitions {
-		plan.Partitions[k] = make([]int, len(part))
-		for j, i := range part {
-			plan.Partitions[k][j] = int(i)
+		start := len(all)
+		for _, i := range part {
+			all = append(all, int(i))
 		}
-	}
-	for i, node := range g.Nodes {
-		v := NodeVerdict{Node: node.Name, Target: node.OpName(), Partition: int(res.PartitionOf[i]), Reason: res.Reasons[i].String()}
-		switch {
-		case !verdicts[i].OK():
-			v.Reason, v.Detail = verdicts[i].Reason.String(), verdicts[i].Detail
-		case opt.Exclude[node.Name]:
-			v.Reason = "excluded by policy"
-		}
-		plan.Verdicts[i] = v
+		plan.Partitions[k] = all[start:len(all):len(all)]
 	}
 	for i, o := range res.Groups {
 		plan.Groups = append(plan.Groups, Group{Nodes: slices.Clone(opt.Groups[i]), GroupOutcome: o})
@@ -87,6 +81,8 @@ func graphRequest(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile
 	// A node has at most as many predecessors as values it reads: one
 	// array holds them all.
 	preds := make([]int32, 0, du.ReadCount())
+	// Each op's class, once: thousands of nodes share each op.
+	compute := map[string]bool{}
 	for i, node := range g.Nodes {
 		reads := du.Reads(i)
 		start := len(preds)
@@ -100,10 +96,15 @@ func graphRequest(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile
 		}
 		verdicts[i] = judge.Supports(i)
 		req.Supported[i] = verdicts[i].OK() && !opt.Exclude[node.Name]
-		switch ops.ClassOf(node.Target) {
-		case ops.Compute, ops.Control:
-			req.Compute[i] = true
+		c, known := compute[node.Target]
+		if !known {
+			switch ops.ClassOf(node.Target) {
+			case ops.Compute, ops.Control:
+				c = true
+			}
+			compute[node.Target] = c
 		}
+		req.Compute[i] = c
 	}
 	if prof.FullGraph {
 		if err := fullGraph(path, g, du, prof, verdicts); err != nil {
@@ -211,7 +212,7 @@ func proposeNested(path string, g *ir.Graph, prof *backend.Profile, opt GraphOpt
 		return nil, err
 	}
 	for i, node := range g.Nodes {
-		if plan.Verdicts[i].Partition >= 0 {
+		if plan.PartOf[i] >= 0 {
 			continue
 		}
 		for _, sub := range node.SubGraphs() {

@@ -156,7 +156,7 @@ func (b *builder) addPlan(plan *partition.Plan, top bool) {
 		if k := plan.PartitionOf(i); k >= 0 {
 			it.part = base + k
 		} else {
-			v := plan.Verdicts[i]
+			v := plan.Verdict(i)
 			u := Unsupported{Node: n.Name, Target: v.Target, Reason: v.Reason, Detail: v.Detail, Graph: plan.Path}
 			it.reason = u.Reason
 			b.r.Unsupported = append(b.r.Unsupported, u)
