@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -232,6 +233,108 @@ func TestDefUseFarReads(t *testing.T) {
 			if got, _ := du.ID(du.Value(id).Name); got != id {
 				t.Errorf("node %d reads %s as %d, the table numbers it %d", i, du.Value(id).Name, id, got)
 			}
+		}
+	}
+}
+
+// TestDefUseRandom checks the index against a plain reading of random
+// graphs whose names repeat: values defined twice or by a node and as a
+// graph input, read before their definition, never defined, read twice by
+// one node, long after their definition, through lists.
+func TestDefUseRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 300 {
+		size := 1 + rng.IntN(60)
+		if round%50 == 0 {
+			size = 3000 // past the recent definitions, and the table's first size
+		}
+		names := size/2 + 1 + rng.IntN(size)
+		name := func() string { return fmt.Sprint("v", rng.IntN(names)) }
+		g := &Graph{}
+		for range rng.IntN(4) {
+			g.Inputs = append(g.Inputs, TensorArg(name()))
+		}
+		for i := range size {
+			nd := &Node{Name: fmt.Sprint("n", i)}
+			for range rng.IntN(4) {
+				a := TensorArg(name())
+				switch rng.IntN(5) {
+				case 0:
+					a = Argument{Kind: ArgTensors, List: []Argument{TensorArg(name()), TensorArg(name())}}
+				case 1:
+					a = Argument{Kind: ArgInt, Int: 3}
+				case 2:
+					a = TensorArg(fmt.Sprint("v", max(0, i-1-rng.IntN(30)))) // a recent value
+				}
+				nd.Inputs = append(nd.Inputs, NamedArgument{Arg: a})
+			}
+			outs := 1 + rng.IntN(2)
+			if rng.IntN(3) > 0 {
+				nd.Outputs = append(nd.Outputs, TensorArg(fmt.Sprint("v", i))) // mostly fresh names
+				outs--
+			}
+			for range outs {
+				nd.Outputs = append(nd.Outputs, TensorArg(name()))
+			}
+			g.Nodes = append(g.Nodes, nd)
+		}
+		g.Outputs = []Argument{TensorArg(name()), TensorArg(name())}
+		checkDefUse(t, round, g)
+	}
+}
+
+// checkDefUse compares g's index with what a plain walk of g says.
+func checkDefUse(t *testing.T, round int, g *Graph) {
+	t.Helper()
+	du := g.DefUse()
+	producer := map[string]int{}
+	users := map[string][]int{}
+	output := map[string]bool{}
+	seen := map[string]bool{}
+	for i := range g.Inputs {
+		g.Inputs[i].ForEachRef(func(v string) { producer[v], seen[v] = -1, true })
+	}
+	for i, n := range g.Nodes {
+		var reads, defs []string
+		n.ForEachInputRef(func(v string) {
+			seen[v] = true
+			if !slices.Contains(reads, v) {
+				reads = append(reads, v)
+				users[v] = append(users[v], i)
+			}
+		})
+		n.ForEachOutputRef(func(v string) { producer[v], seen[v] = i, true; defs = append(defs, v) })
+		var gotReads, gotDefs []string
+		for _, id := range du.Reads(i) {
+			gotReads = append(gotReads, du.Value(id).Name)
+		}
+		for _, id := range du.Defines(i) {
+			gotDefs = append(gotDefs, du.Value(id).Name)
+		}
+		if !slices.Equal(gotReads, reads) || !slices.Equal(gotDefs, defs) {
+			t.Fatalf("round %d node %d: reads %v defines %v, want %v %v", round, i, gotReads, gotDefs, reads, defs)
+		}
+	}
+	for i := range g.Outputs {
+		g.Outputs[i].ForEachRef(func(v string) { output[v], seen[v] = true, true })
+	}
+	if du.Values() != len(seen) {
+		t.Fatalf("round %d: %d values numbered, want %d", round, du.Values(), len(seen))
+	}
+	for v := range seen {
+		p, ok := du.Producer(v)
+		want, defined := producer[v]
+		if ok != defined || p != want {
+			t.Fatalf("round %d: producer of %s %d %v, want %d %v", round, v, p, ok, want, defined)
+		}
+		if got := du.Users(v); !slices.Equal(got, users[v]) {
+			t.Fatalf("round %d: users of %s %v, want %v", round, v, got, users[v])
+		}
+		if du.IsOutput(v) != output[v] {
+			t.Fatalf("round %d: %s output %v", round, v, !output[v])
+		}
+		if id, ok := du.ID(v); !ok || du.Value(id).Name != v {
+			t.Fatalf("round %d: %s numbered %d %v", round, v, id, ok)
 		}
 	}
 }
