@@ -1,7 +1,9 @@
 package partition
 
 import (
-	"github.com/seam-rt/seam/backend"
+	"cmp"
+	"slices"
+
 	"github.com/seam-rt/seam/ir"
 )
 
@@ -29,10 +31,10 @@ type Plan struct {
 	Groups []Group
 
 	// What Verdict says a node's verdict from, kept as the proposal made
-	// it: per node, the partitioner's reason and the backend's verdict;
-	// the nodes a policy excluded, by name.
+	// it: per node, the partitioner's reason; the backend's refusals, in
+	// node order; the nodes a policy excluded, by name.
 	reasons  []Reason
-	backend  []backend.Verdict
+	refused  []refusal
 	excluded map[string]bool
 }
 
@@ -96,9 +98,10 @@ func (p *Plan) PartitionOf(i int) int { return int(p.PartOf[i]) }
 func (p *Plan) Verdict(i int) NodeVerdict {
 	node := p.Graph.Nodes[i]
 	v := NodeVerdict{Node: node.Name, Target: node.OpName(), Partition: int(p.PartOf[i]), Reason: p.reasons[i].String()}
+	k, refused := slices.BinarySearchFunc(p.refused, i, func(r refusal, i int) int { return cmp.Compare(r.node, i) })
 	switch {
-	case !p.backend[i].OK():
-		v.Reason, v.Detail = p.backend[i].Reason.String(), p.backend[i].Detail
+	case refused:
+		v.Reason, v.Detail = p.refused[k].Reason.String(), p.refused[k].Detail
 	case p.excluded[node.Name]:
 		v.Reason = "excluded by policy"
 	}

@@ -32,7 +32,7 @@ func ProposeGraph(g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*Plan, 
 
 func proposeGraph(path string, g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*Plan, error) {
 	du := g.DefUse()
-	d, req, verdicts, err := graphRequest(path, g, du, prof, opt)
+	d, req, refused, err := graphRequest(path, g, du, prof, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +41,7 @@ func proposeGraph(path string, g *ir.Graph, prof *backend.Profile, opt GraphOpti
 		return nil, err
 	}
 	plan := &Plan{Graph: g, Path: path, Uses: du, Partitions: make([][]int, len(res.Partitions)), PartOf: res.PartitionOf,
-		reasons: res.Reasons, backend: verdicts, excluded: opt.Exclude}
+		reasons: res.Reasons, refused: refused, excluded: opt.Exclude}
 	// The partitions' node lists share one array.
 	all := make([]int, 0, len(g.Nodes))
 	for k, part := range res.Partitions {
@@ -63,10 +63,26 @@ func proposeGraph(path string, g *ir.Graph, prof *backend.Profile, opt GraphOpti
 // verdict on each), count as compute, and must stay together. A full_graph
 // profile with an unsupported node is an error listing every such node.
 func GraphRequest(g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*DAG, *Request, []backend.Verdict, error) {
-	return graphRequest("", g, g.DefUse(), prof, opt)
+	d, req, refused, err := graphRequest("", g, g.DefUse(), prof, opt)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	verdicts := make([]backend.Verdict, len(g.Nodes))
+	for _, r := range refused {
+		verdicts[r.node] = r.Verdict
+	}
+	return d, req, verdicts, nil
 }
 
-func graphRequest(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile, opt GraphOptions) (*DAG, *Request, []backend.Verdict, error) {
+// refusal is the backend's verdict on a node it does not support.
+type refusal struct {
+	node int
+	backend.Verdict
+}
+
+// graphRequest is GraphRequest with the backend's refusals only, in node
+// order: a large graph's nodes are mostly supported.
+func graphRequest(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile, opt GraphOptions) (*DAG, *Request, []refusal, error) {
 	n := len(g.Nodes)
 	d := &DAG{Preds: make([][]int32, n)}
 	// With single-node partitions allowed nothing is dropped; without, a
@@ -76,7 +92,7 @@ func graphRequest(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile
 	if !prof.SingleNodePartitions {
 		req.MinCompute = 2
 	}
-	verdicts := make([]backend.Verdict, n)
+	var refused []refusal
 	judge := prof.Indexed(g, du)
 	// A node has at most as many predecessors as values it reads: one
 	// array holds them all.
@@ -94,8 +110,11 @@ func graphRequest(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile
 		if len(preds) > start {
 			d.Preds[i] = preds[start:len(preds):len(preds)]
 		}
-		verdicts[i] = judge.Supports(i)
-		req.Supported[i] = verdicts[i].OK() && !opt.Exclude[node.Name]
+		v := judge.Supports(i)
+		if !v.OK() {
+			refused = append(refused, refusal{i, v})
+		}
+		req.Supported[i] = v.OK() && !opt.Exclude[node.Name]
 		c, known := compute[node.Target]
 		if !known {
 			switch ops.ClassOf(node.Target) {
@@ -107,7 +126,7 @@ func graphRequest(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile
 		req.Compute[i] = c
 	}
 	if prof.FullGraph {
-		if err := fullGraph(path, g, du, prof, verdicts); err != nil {
+		if err := fullGraph(path, g, du, prof, refused); err != nil {
 			return nil, nil, nil, err
 		}
 	}
@@ -128,7 +147,7 @@ func graphRequest(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile
 			req.Groups = append(req.Groups, ids)
 		}
 	}
-	return d, req, verdicts, nil
+	return d, req, refused, nil
 }
 
 // FullGraphError is a full_graph backend that cannot take a whole graph:
@@ -151,13 +170,11 @@ func (e *FullGraphError) Error() string {
 		where, e.Backend, len(e.Nodes), strings.Join(e.Nodes, "\n"))
 }
 
-func fullGraph(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile, verdicts []backend.Verdict) error {
+func fullGraph(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile, refused []refusal) error {
 	e := &FullGraphError{Graph: path, Backend: prof.Name}
-	for i, n := range g.Nodes {
-		if verdicts[i].OK() {
-			continue
-		}
-		line := fmt.Sprintf("  %s (%s): %s", n.Name, n.OpName(), verdicts[i])
+	for _, r := range refused {
+		n := g.Nodes[r.node]
+		line := fmt.Sprintf("  %s (%s): %s", n.Name, n.OpName(), r.Verdict)
 		var consumers []string
 		n.ForEachOutputRef(func(o string) {
 			for _, u := range du.Users(o) {
