@@ -23,21 +23,22 @@ type DefUse struct {
 	reads, defs         []ValueID
 	readStart, defStart []int32
 	nests               []bool // per node: it has graph arguments
+	// users[userStart[id]:userStart[id+1]] are the nodes using value id.
+	users     []int
+	userStart []int32
 }
 
 // ValueID numbers a value within one DefUse.
 type ValueID int32
 
-// ValueInfo is what the index knows of one value (its fields ordered to
-// fit a cache line).
+// ValueInfo is what the index knows of one value (40 bytes: a large
+// graph has as many values as nodes).
 type ValueInfo struct {
 	Name string
 	// Producer is the index of the node defining the value, -1 for a
 	// graph input; Defined is false for a value nothing defines.
+	// DefUse.UsersOf lists the nodes that use it.
 	Producer int
-	// Users are the nodes that use it, ascending, each once (the slice
-	// belongs to the index).
-	Users []int
 	// Tensor is the value's entry in the graph's tensor_values (nil for
 	// a value that is not a tensor), looked up once.
 	Tensor  *TensorMeta
@@ -116,18 +117,27 @@ func (g *Graph) DefUse() *DefUse {
 	for i := range g.Outputs {
 		g.Outputs[i].ForEachRef(func(name string) { du.vals[du.intern(name)].GraphOutput = true })
 	}
-	// Every value's users share one slice, filled in node order.
-	all := make([]int, len(du.reads))
-	next := 0
-	for id, c := range users {
-		if c > 0 {
-			du.vals[id].Users = all[next : next : next+int(c)]
-			next += int(c)
+	// Every value's users share one slice, filled in node order (values
+	// numbered after the reads were counted, the outputs' names nothing
+	// else mentions, have none).
+	du.users = make([]int, len(du.reads))
+	du.userStart = make([]int32, len(du.vals)+1)
+	next := int32(0)
+	for id := range du.vals {
+		du.userStart[id] = next
+		if id < len(users) {
+			next += users[id]
 		}
+	}
+	du.userStart[len(du.vals)] = next
+	fill := users // reused: the next free place of each value's users
+	for id := range fill {
+		fill[id] = du.userStart[id]
 	}
 	for i := 0; i < n; i++ {
 		for _, id := range du.Reads(i) {
-			du.vals[id].Users = append(du.vals[id].Users, i)
+			du.users[fill[id]] = i
+			fill[id]++
 		}
 	}
 	for i := range du.vals {
@@ -382,10 +392,20 @@ func (du *DefUse) Producer(v string) (node int, ok bool) {
 // Users lists the nodes that use v, ascending, each once. The slice
 // belongs to the index.
 func (du *DefUse) Users(v string) []int {
-	if info := du.lookup(v); info != nil {
-		return info.Users
+	if id, ok := du.ID(v); ok {
+		return du.UsersOf(id)
 	}
 	return nil
+}
+
+// UsersOf lists the nodes that use value id, ascending, each once (nil
+// for none). The slice belongs to the index.
+func (du *DefUse) UsersOf(id ValueID) []int {
+	from, to := du.userStart[id], du.userStart[id+1]
+	if from == to {
+		return nil
+	}
+	return du.users[from:to:to]
 }
 
 // IsOutput reports whether the graph's outputs use v.

@@ -86,7 +86,7 @@ func TestDefUseNumbers(t *testing.T) {
 		if v.Tensor != g.TensorValues[v.Name] || v.Type != g.TypeOf(v.Name) {
 			t.Errorf("value %s: tensor meta %v, type %v; the graph's %v, %v", v.Name, v.Tensor, v.Type, g.TensorValues[v.Name], g.TypeOf(v.Name))
 		}
-		if ok != v.Defined || (ok && p != v.Producer) || !slices.Equal(du.Users(v.Name), v.Users) || du.IsOutput(v.Name) != v.GraphOutput {
+		if ok != v.Defined || (ok && p != v.Producer) || !slices.Equal(du.Users(v.Name), du.UsersOf(id)) || du.IsOutput(v.Name) != v.GraphOutput {
 			t.Errorf("value %d (%s): %+v; by name: producer %d %v, users %v, output %v", id, v.Name, *v, p, ok, du.Users(v.Name), du.IsOutput(v.Name))
 		}
 	}
@@ -326,6 +326,9 @@ func checkDefUse(t *testing.T, round int, g *Graph) {
 		want, defined := producer[v]
 		if ok != defined || p != want {
 			t.Fatalf("round %d: producer of %s %d %v, want %d %v", round, v, p, ok, want, defined)
+		}
+		if id, _ := du.ID(v); !slices.Equal(du.UsersOf(id), users[v]) {
+			t.Fatalf("round %d: users of %s by number %v, want %v", round, v, du.UsersOf(id), users[v])
 		}
 		if got := du.Users(v); !slices.Equal(got, users[v]) {
 			t.Fatalf("round %d: users of %s %v, want %v", round, v, got, users[v])

@@ -137,7 +137,7 @@ func boundaries(p *Plan) []Boundary {
 			for _, v := range du.Defines(i) {
 				val := du.Value(v)
 				var outside []int
-				for _, u := range val.Users {
+				for _, u := range du.UsersOf(v) {
 					if p.PartitionOf(u) != k {
 						outside = append(outside, u)
 					}
