@@ -3,6 +3,7 @@ package backend
 import (
 	"fmt"
 
+	"github.com/seam-rt/seam/internal/memo"
 	"github.com/seam-rt/seam/ir"
 )
 
@@ -75,7 +76,10 @@ func (p *Profile) SupportsIndexed(g *ir.Graph, du *ir.DefUse, i int) Verdict {
 // partitioner's request for a large graph): each value's dtype and size
 // are checked once, however many nodes use it.
 func (p *Profile) Indexed(g *ir.Graph, du *ir.DefUse) *IndexedJudge {
-	return &IndexedJudge{p: p, g: g, du: du, values: make([]Reason, du.Values()), ops: map[string]opJudgement{}}
+	return &IndexedJudge{p: p, g: g, du: du, values: make([]Reason, du.Values()), ops: memo.New(func(op string) opJudgement {
+		v, done := p.patternVerdict(op)
+		return opJudgement{v, done}
+	})}
 }
 
 // IndexedJudge is Supports for the nodes of one graph; see
@@ -87,7 +91,7 @@ type IndexedJudge struct {
 	values []Reason // per value: Supported+1 once accepted
 	// ops remembers what the op patterns say of each op: a graph has
 	// thousands of nodes for each of its few ops.
-	ops map[string]opJudgement
+	ops *memo.Strings[opJudgement]
 }
 
 type opJudgement struct {
@@ -101,13 +105,7 @@ func (j *IndexedJudge) Supports(i int) Verdict {
 	if v, done := j.p.delegateVerdict(n, j.du.Nests(i)); done {
 		return v
 	}
-	op := n.OpName()
-	o, ok := j.ops[op]
-	if !ok {
-		o.v, o.done = j.p.patternVerdict(op)
-		j.ops[op] = o
-	}
-	if o.done {
+	if o := j.ops.Get(n.OpName()); o.done {
 		return o.v
 	}
 	if v, done := j.p.nameVerdict(n); done {

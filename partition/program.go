@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/internal/memo"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/ops"
 )
@@ -98,7 +99,10 @@ func graphRequest(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile
 	// array holds them all.
 	preds := make([]int32, 0, du.ReadCount())
 	// Each op's class, once: thousands of nodes share each op.
-	compute := map[string]bool{}
+	compute := memo.New(func(target string) bool {
+		c := ops.ClassOf(target)
+		return c == ops.Compute || c == ops.Control
+	})
 	for i, node := range g.Nodes {
 		reads := du.Reads(i)
 		start := len(preds)
@@ -115,15 +119,7 @@ func graphRequest(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile
 			refused = append(refused, refusal{i, v})
 		}
 		req.Supported[i] = v.OK() && !opt.Exclude[node.Name]
-		c, known := compute[node.Target]
-		if !known {
-			switch ops.ClassOf(node.Target) {
-			case ops.Compute, ops.Control:
-				c = true
-			}
-			compute[node.Target] = c
-		}
-		req.Compute[i] = c
+		req.Compute[i] = compute.Get(node.Target)
 	}
 	if prof.FullGraph {
 		if err := fullGraph(path, g, du, prof, refused); err != nil {
@@ -214,9 +210,11 @@ func proposeNested(path string, g *ir.Graph, prof *backend.Profile, opt GraphOpt
 	if path == "" {
 		own.Groups = opt.Groups
 	}
-	for _, n := range g.Nodes {
-		if opt.Exclude[ir.PathName(path, n.Name)] {
-			own.Exclude[n.Name] = true
+	if len(opt.Exclude) > 0 {
+		for _, n := range g.Nodes {
+			if opt.Exclude[ir.PathName(path, n.Name)] {
+				own.Exclude[n.Name] = true
+			}
 		}
 	}
 	plan, err := proposeGraph(path, g, prof, own)
