@@ -176,26 +176,7 @@ func TestDefUseEveryKind(t *testing.T) {
 			Inputs:  []NamedArgument{{Arg: arg("in")}, {Arg: Argument{Kind: k}}, {Arg: TensorArg("x")}},
 			Outputs: []Argument{arg("out")}})
 	}
-	du := g.DefUse()
-	for i, n := range g.Nodes {
-		var reads, defs []string
-		n.ForEachInputRef(func(v string) {
-			if !slices.Contains(reads, v) {
-				reads = append(reads, v)
-			}
-		})
-		n.ForEachOutputRef(func(v string) { defs = append(defs, v) })
-		var gotReads, gotDefs []string
-		for _, id := range du.Reads(i) {
-			gotReads = append(gotReads, du.Value(id).Name)
-		}
-		for _, id := range du.Defines(i) {
-			gotDefs = append(gotDefs, du.Value(id).Name)
-		}
-		if !slices.Equal(gotReads, reads) || !slices.Equal(gotDefs, defs) {
-			t.Errorf("kind %d: index reads %v, defines %v; ForEachRef visits %v, %v", i, gotReads, gotDefs, reads, defs)
-		}
-	}
+	checkDefUse(t, 0, g)
 }
 
 // TestDefUseFarReads: a value read long after its definition, or before
