@@ -3,6 +3,7 @@ package backend
 import (
 	"fmt"
 
+	"github.com/seam-rt/seam/internal/memo"
 	"github.com/seam-rt/seam/ir"
 )
 
@@ -75,7 +76,10 @@ func (p *Profile) SupportsIndexed(g *ir.Graph, du *ir.DefUse, i int) Verdict {
 // partitioner's request for a large graph): each value's dtype and size
 // are checked once, however many nodes use it.
 func (p *Profile) Indexed(g *ir.Graph, du *ir.DefUse) *IndexedJudge {
-	return &IndexedJudge{p: p, g: g, du: du, values: make([]Reason, du.Values())}
+	return &IndexedJudge{p: p, g: g, du: du, values: make([]Reason, du.Values()), ops: memo.New(func(op string) opJudgement {
+		v, done := p.patternVerdict(op)
+		return opJudgement{v, done}
+	})}
 }
 
 // IndexedJudge is Supports for the nodes of one graph; see
@@ -85,12 +89,26 @@ type IndexedJudge struct {
 	g      *ir.Graph
 	du     *ir.DefUse
 	values []Reason // per value: Supported+1 once accepted
+	// ops remembers what the op patterns say of each op: a graph has
+	// thousands of nodes for each of its few ops.
+	ops *memo.Strings[opJudgement]
+}
+
+type opJudgement struct {
+	v    Verdict
+	done bool
 }
 
 // Supports is Profile.Supports for node i.
 func (j *IndexedJudge) Supports(i int) Verdict {
 	n := j.g.Nodes[i]
-	if v, done := j.p.opVerdict(n, j.du.Nests(i)); done {
+	if v, done := j.p.delegateVerdict(n, j.du.Nests(i)); done {
+		return v
+	}
+	if o := j.ops.Get(n.OpName()); o.done {
+		return o.v
+	}
+	if v, done := j.p.nameVerdict(n); done {
 		return v
 	}
 	v := j.refused(j.du.Reads(i))
@@ -124,6 +142,16 @@ func (j *IndexedJudge) refused(ids []ir.ValueID) Verdict {
 // nests says whether n has graph arguments (false skips looking for a
 // delegate call in them).
 func (p *Profile) opVerdict(n *ir.Node, nests bool) (v Verdict, done bool) {
+	if v, done = p.delegateVerdict(n, nests); !done {
+		if v, done = p.patternVerdict(n.OpName()); !done {
+			v, done = p.nameVerdict(n)
+		}
+	}
+	return v, done
+}
+
+// delegateVerdict refuses a delegate call, or a node whose graphs hold one.
+func (p *Profile) delegateVerdict(n *ir.Node, nests bool) (v Verdict, done bool) {
 	if m, ok := n.DelegateModule(); ok {
 		return Verdict{Delegated, "it calls " + m}, true
 	}
@@ -132,13 +160,23 @@ func (p *Profile) opVerdict(n *ir.Node, nests bool) (v Verdict, done bool) {
 			return Verdict{Delegated, where + " calls " + m}, true
 		}
 	}
-	op := n.OpName()
+	return Verdict{}, false
+}
+
+// patternVerdict refuses an op ops.include does not admit or ops.exclude
+// excludes.
+func (p *Profile) patternVerdict(op string) (v Verdict, done bool) {
 	if _, ok := p.include.first(op); !ok {
 		return Verdict{OpNotIncluded, op}, true
 	}
 	if pat, ok := p.exclude.first(op); ok {
 		return Verdict{OpExcluded, fmt.Sprintf("%s matches %q", op, pat)}, true
 	}
+	return Verdict{}, false
+}
+
+// nameVerdict refuses a node exclude_nodes names.
+func (p *Profile) nameVerdict(n *ir.Node) (v Verdict, done bool) {
 	if p.excludeNodes[n.Name] {
 		return Verdict{NodeExcluded, n.Name}, true
 	}

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -85,7 +86,7 @@ func TestDefUseNumbers(t *testing.T) {
 		if v.Tensor != g.TensorValues[v.Name] || v.Type != g.TypeOf(v.Name) {
 			t.Errorf("value %s: tensor meta %v, type %v; the graph's %v, %v", v.Name, v.Tensor, v.Type, g.TensorValues[v.Name], g.TypeOf(v.Name))
 		}
-		if ok != v.Defined || (ok && p != v.Producer) || !slices.Equal(du.Users(v.Name), v.Users) || du.IsOutput(v.Name) != v.GraphOutput {
+		if ok != v.Defined || (ok && p != v.Producer) || !slices.Equal(du.Users(v.Name), du.UsersOf(id)) || du.IsOutput(v.Name) != v.GraphOutput {
 			t.Errorf("value %d (%s): %+v; by name: producer %d %v, users %v, output %v", id, v.Name, *v, p, ok, du.Users(v.Name), du.IsOutput(v.Name))
 		}
 	}
@@ -156,5 +157,168 @@ func TestDefUseNests(t *testing.T) {
 	}
 	if !du.Nests(1) {
 		t.Error("the cond has no graph arguments")
+	}
+}
+
+// TestDefUseEveryKind: whatever the kind of an argument, and whichever of
+// its members are set, the index reads and defines what ForEachRef
+// visits (the index reads one-name kinds itself, see refShapes).
+func TestDefUseEveryKind(t *testing.T) {
+	g := &Graph{}
+	for k := range numArgKinds {
+		i := int(k)
+		arg := func(tag string) Argument {
+			return Argument{Kind: k, Name: fmt.Sprintf("%s%d", tag, i), List: []Argument{TensorArg(fmt.Sprintf("%s%d_elem", tag, i))},
+				Extra: &ArgExtra{Nested: [][]string{{fmt.Sprintf("%s%d_nested", tag, i)}},
+					Map: map[string]Argument{"k": TensorArg(fmt.Sprintf("%s%d_mapped", tag, i))}}}
+		}
+		g.Nodes = append(g.Nodes, &Node{Name: fmt.Sprint("n", i),
+			Inputs:  []NamedArgument{{Arg: arg("in")}, {Arg: Argument{Kind: k}}, {Arg: TensorArg("x")}},
+			Outputs: []Argument{arg("out")}})
+	}
+	checkDefUse(t, 0, g)
+}
+
+// TestDefUseFarReads: a value read long after its definition, or before
+// it, or defined twice, has one number whichever way the index found it
+// (the last definitions are searched before the name table).
+func TestDefUseFarReads(t *testing.T) {
+	g := &Graph{Inputs: []Argument{TensorArg("x")}}
+	prev := "x"
+	for i := range 20 {
+		name := fmt.Sprint("v", i)
+		ins := []NamedArgument{{Arg: TensorArg(prev)}, {Arg: TensorArg("v0")}, {Arg: TensorArg("x")}, {Arg: TensorArg("later")}}
+		g.Nodes = append(g.Nodes, &Node{Name: name, Inputs: ins, Outputs: []Argument{TensorArg(name)}})
+		prev = name
+	}
+	g.Nodes = append(g.Nodes, &Node{Name: "later", Inputs: []NamedArgument{{Arg: TensorArg("v3")}}, Outputs: []Argument{TensorArg("later"), TensorArg("v5")}})
+	du := g.DefUse()
+	if du.Values() != 22 {
+		t.Errorf("%d values numbered, want 22", du.Values())
+	}
+	want := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19}
+	if u := du.Users("v0"); !slices.Equal(u, want) {
+		t.Errorf("users of v0: %v, want %v", u, want)
+	}
+	if u := du.Users("v3"); !slices.Equal(u, []int{4, 20}) {
+		t.Errorf("users of v3: %v", u)
+	}
+	if p, ok := du.Producer("later"); !ok || p != 20 || len(du.Users("later")) != 20 {
+		t.Errorf("later: producer %d %v, %d users", p, ok, len(du.Users("later")))
+	}
+	if p, _ := du.Producer("v5"); p != 20 {
+		t.Errorf("v5 defined again by node 20: producer %d", p)
+	}
+	for i := range g.Nodes {
+		for _, id := range du.Reads(i) {
+			if got, _ := du.ID(du.Value(id).Name); got != id {
+				t.Errorf("node %d reads %s as %d, the table numbers it %d", i, du.Value(id).Name, id, got)
+			}
+		}
+	}
+}
+
+// TestDefUseRandom checks the index against a plain reading of random
+// graphs whose names repeat: values defined twice or by a node and as a
+// graph input, read before their definition, never defined, read twice by
+// one node, long after their definition, through lists.
+func TestDefUseRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 300 {
+		size := 1 + rng.IntN(60)
+		if round%50 == 0 {
+			size = 3000 // past the recent definitions, and the table's first size
+		}
+		names := size/2 + 1 + rng.IntN(size)
+		name := func() string { return fmt.Sprint("v", rng.IntN(names)) }
+		g := &Graph{}
+		for range rng.IntN(4) {
+			g.Inputs = append(g.Inputs, TensorArg(name()))
+		}
+		for i := range size {
+			nd := &Node{Name: fmt.Sprint("n", i)}
+			for range rng.IntN(4) {
+				a := TensorArg(name())
+				switch rng.IntN(5) {
+				case 0:
+					a = Argument{Kind: ArgTensors, List: []Argument{TensorArg(name()), TensorArg(name())}}
+				case 1:
+					a = Argument{Kind: ArgInt, Int: 3}
+				case 2:
+					a = TensorArg(fmt.Sprint("v", max(0, i-1-rng.IntN(30)))) // a recent value
+				}
+				nd.Inputs = append(nd.Inputs, NamedArgument{Arg: a})
+			}
+			outs := 1 + rng.IntN(2)
+			if rng.IntN(3) > 0 {
+				nd.Outputs = append(nd.Outputs, TensorArg(fmt.Sprint("v", i))) // mostly fresh names
+				outs--
+			}
+			for range outs {
+				nd.Outputs = append(nd.Outputs, TensorArg(name()))
+			}
+			g.Nodes = append(g.Nodes, nd)
+		}
+		g.Outputs = []Argument{TensorArg(name()), TensorArg(name())}
+		checkDefUse(t, round, g)
+	}
+}
+
+// checkDefUse compares g's index with what a plain walk of g says.
+func checkDefUse(t *testing.T, round int, g *Graph) {
+	t.Helper()
+	du := g.DefUse()
+	producer := map[string]int{}
+	users := map[string][]int{}
+	output := map[string]bool{}
+	seen := map[string]bool{}
+	for i := range g.Inputs {
+		g.Inputs[i].ForEachRef(func(v string) { producer[v], seen[v] = -1, true })
+	}
+	for i, n := range g.Nodes {
+		var reads, defs []string
+		n.ForEachInputRef(func(v string) {
+			seen[v] = true
+			if !slices.Contains(reads, v) {
+				reads = append(reads, v)
+				users[v] = append(users[v], i)
+			}
+		})
+		n.ForEachOutputRef(func(v string) { producer[v], seen[v] = i, true; defs = append(defs, v) })
+		var gotReads, gotDefs []string
+		for _, id := range du.Reads(i) {
+			gotReads = append(gotReads, du.Value(id).Name)
+		}
+		for _, id := range du.Defines(i) {
+			gotDefs = append(gotDefs, du.Value(id).Name)
+		}
+		if !slices.Equal(gotReads, reads) || !slices.Equal(gotDefs, defs) {
+			t.Fatalf("round %d node %d: reads %v defines %v, want %v %v", round, i, gotReads, gotDefs, reads, defs)
+		}
+	}
+	for i := range g.Outputs {
+		g.Outputs[i].ForEachRef(func(v string) { output[v], seen[v] = true, true })
+	}
+	if du.Values() != len(seen) {
+		t.Fatalf("round %d: %d values numbered, want %d", round, du.Values(), len(seen))
+	}
+	for v := range seen {
+		p, ok := du.Producer(v)
+		want, defined := producer[v]
+		if ok != defined || p != want {
+			t.Fatalf("round %d: producer of %s %d %v, want %d %v", round, v, p, ok, want, defined)
+		}
+		if id, _ := du.ID(v); !slices.Equal(du.UsersOf(id), users[v]) {
+			t.Fatalf("round %d: users of %s by number %v, want %v", round, v, du.UsersOf(id), users[v])
+		}
+		if got := du.Users(v); !slices.Equal(got, users[v]) {
+			t.Fatalf("round %d: users of %s %v, want %v", round, v, got, users[v])
+		}
+		if du.IsOutput(v) != output[v] {
+			t.Fatalf("round %d: %s output %v", round, v, !output[v])
+		}
+		if id, ok := du.ID(v); !ok || du.Value(id).Name != v {
+			t.Fatalf("round %d: %s numbered %d %v", round, v, id, ok)
+		}
 	}
 }

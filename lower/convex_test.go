@@ -33,7 +33,7 @@ func TestNonConvexPlanIsSeamsBug(t *testing.T) {
 	// the merged cut is the two cuts side by side.
 	a, b := plan.Boundaries[0], plan.Boundaries[1]
 	for _, i := range plan.Partitions[1] {
-		plan.Verdicts[i].Partition = 0
+		plan.PartOf[i] = 0
 	}
 	plan.Partitions = [][]int{append(plan.Partitions[0], plan.Partitions[1]...)}
 	plan.Boundaries = []partition.Boundary{{Inputs: append(a.Inputs, b.Inputs...), Outputs: append(a.Outputs, b.Outputs...)}}

@@ -1,6 +1,11 @@
 package partition
 
-import "github.com/seam-rt/seam/ir"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/seam-rt/seam/ir"
+)
 
 // Plan is a proposal for one graph of a program, and for the graphs
 // nested in the nodes it leaves to the parent.
@@ -16,13 +21,21 @@ type Plan struct {
 	Partitions [][]int
 	// Boundaries says, per partition, what crosses its cut.
 	Boundaries []Boundary
-	// Verdicts says for every node whether it is delegated, and why not.
-	Verdicts []NodeVerdict
+	// PartOf gives each node's partition (an index into Partitions), -1
+	// for a node left to the parent. Verdict says why.
+	PartOf []int32
 	// Nested are the plans of graphs nested in nodes left to the parent,
 	// in node order, depth first.
 	Nested []*Plan
 	// Groups reports, per GraphOptions.Groups entry, what became of it.
 	Groups []Group
+
+	// What Verdict says a node's verdict from, kept as the proposal made
+	// it: per node, the partitioner's reason; the backend's refusals, in
+	// node order; the nodes a policy excluded, by name.
+	reasons  []Reason
+	refused  []refusal
+	excluded map[string]bool
 }
 
 // NodeVerdict is why a node is or is not in a partition.
@@ -77,7 +90,23 @@ func (v BoundaryValue) Symbolic() bool {
 }
 
 // PartitionOf is node i's partition, or -1.
-func (p *Plan) PartitionOf(i int) int { return p.Verdicts[i].Partition }
+func (p *Plan) PartitionOf(i int) int { return int(p.PartOf[i]) }
+
+// Verdict says whether node i is delegated, and why not. It is made when
+// asked for: a plan of a large graph holds no string per node (a report
+// asks only about the nodes left to the parent).
+func (p *Plan) Verdict(i int) NodeVerdict {
+	node := p.Graph.Nodes[i]
+	v := NodeVerdict{Node: node.Name, Target: node.OpName(), Partition: int(p.PartOf[i]), Reason: p.reasons[i].String()}
+	k, refused := slices.BinarySearchFunc(p.refused, i, func(r refusal, i int) int { return cmp.Compare(r.node, i) })
+	switch {
+	case refused:
+		v.Reason, v.Detail = p.refused[k].Reason.String(), p.refused[k].Detail
+	case p.excluded[node.Name]:
+		v.Reason = "excluded by policy"
+	}
+	return v
+}
 
 // Walk calls fn for p and every nested plan, parents first.
 func (p *Plan) Walk(fn func(*Plan)) {
@@ -91,7 +120,7 @@ func (p *Plan) Walk(fn func(*Plan)) {
 // from the def-use index's value numbers.
 func boundaries(p *Plan) []Boundary {
 	out := make([]Boundary, len(p.Partitions))
-	g, du := p.Graph, p.Uses
+	du := p.Uses
 	// seen[v] is 1 + the last partition that listed v as an input.
 	seen := make([]int32, du.Values())
 	for k, nodes := range p.Partitions {
@@ -103,18 +132,18 @@ func boundaries(p *Plan) []Boundary {
 					continue
 				}
 				seen[v] = int32(k + 1)
-				b.Inputs = append(b.Inputs, BoundaryValue{Name: val.Name, Type: g.TypeOf(val.Name), Producer: val.Producer})
+				b.Inputs = append(b.Inputs, BoundaryValue{Name: val.Name, Type: val.Type, Producer: val.Producer})
 			}
 			for _, v := range du.Defines(i) {
 				val := du.Value(v)
 				var outside []int
-				for _, u := range val.Users {
+				for _, u := range du.UsersOf(v) {
 					if p.PartitionOf(u) != k {
 						outside = append(outside, u)
 					}
 				}
 				if len(outside) > 0 || val.GraphOutput {
-					b.Outputs = append(b.Outputs, BoundaryValue{Name: val.Name, Type: g.TypeOf(val.Name), Producer: i, Users: outside, GraphOutput: val.GraphOutput})
+					b.Outputs = append(b.Outputs, BoundaryValue{Name: val.Name, Type: val.Type, Producer: i, Users: outside, GraphOutput: val.GraphOutput})
 				}
 			}
 		}

@@ -136,7 +136,8 @@ func TestProposeProgramExcludesNested(t *testing.T) {
 	}
 	found := false
 	again.Walk(func(pl *Plan) {
-		for _, v := range pl.Verdicts {
+		for i := range pl.Graph.Nodes {
+			v := pl.Verdict(i)
 			if v.Reason == "excluded by policy" {
 				if pl.Path != nested.Path || v.Node != node {
 					t.Errorf("%s excluded in %q", v.Node, pl.Path)

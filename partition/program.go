@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/seam-rt/seam/backend"
+	"github.com/seam-rt/seam/internal/memo"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/ops"
 )
@@ -32,7 +33,7 @@ func ProposeGraph(g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*Plan, 
 
 func proposeGraph(path string, g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*Plan, error) {
 	du := g.DefUse()
-	d, req, verdicts, err := graphRequest(path, g, du, prof, opt)
+	d, req, refused, err := graphRequest(path, g, du, prof, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -40,22 +41,16 @@ func proposeGraph(path string, g *ir.Graph, prof *backend.Profile, opt GraphOpti
 	if err != nil {
 		return nil, err
 	}
-	plan := &Plan{Graph: g, Path: path, Uses: du, Partitions: make([][]int, len(res.Partitions)), Verdicts: make([]NodeVerdict, len(g.Nodes))}
+	plan := &Plan{Graph: g, Path: path, Uses: du, Partitions: make([][]int, len(res.Partitions)), PartOf: res.PartitionOf,
+		reasons: res.Reasons, refused: refused, excluded: opt.Exclude}
+	// The partitions' node lists share one array.
+	all := make([]int, 0, len(g.Nodes))
 	for k, part := range res.Partitions {
-		plan.Partitions[k] = make([]int, len(part))
-		for j, i := range part {
-			plan.Partitions[k][j] = int(i)
+		start := len(all)
+		for _, i := range part {
+			all = append(all, int(i))
 		}
-	}
-	for i, node := range g.Nodes {
-		v := NodeVerdict{Node: node.Name, Target: node.OpName(), Partition: int(res.PartitionOf[i]), Reason: res.Reasons[i].String()}
-		switch {
-		case !verdicts[i].OK():
-			v.Reason, v.Detail = verdicts[i].Reason.String(), verdicts[i].Detail
-		case opt.Exclude[node.Name]:
-			v.Reason = "excluded by policy"
-		}
-		plan.Verdicts[i] = v
+		plan.Partitions[k] = all[start:len(all):len(all)]
 	}
 	for i, o := range res.Groups {
 		plan.Groups = append(plan.Groups, Group{Nodes: slices.Clone(opt.Groups[i]), GroupOutcome: o})
@@ -69,10 +64,26 @@ func proposeGraph(path string, g *ir.Graph, prof *backend.Profile, opt GraphOpti
 // verdict on each), count as compute, and must stay together. A full_graph
 // profile with an unsupported node is an error listing every such node.
 func GraphRequest(g *ir.Graph, prof *backend.Profile, opt GraphOptions) (*DAG, *Request, []backend.Verdict, error) {
-	return graphRequest("", g, g.DefUse(), prof, opt)
+	d, req, refused, err := graphRequest("", g, g.DefUse(), prof, opt)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	verdicts := make([]backend.Verdict, len(g.Nodes))
+	for _, r := range refused {
+		verdicts[r.node] = r.Verdict
+	}
+	return d, req, verdicts, nil
 }
 
-func graphRequest(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile, opt GraphOptions) (*DAG, *Request, []backend.Verdict, error) {
+// refusal is the backend's verdict on a node it does not support.
+type refusal struct {
+	node int
+	backend.Verdict
+}
+
+// graphRequest is GraphRequest with the backend's refusals only, in node
+// order: a large graph's nodes are mostly supported.
+func graphRequest(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile, opt GraphOptions) (*DAG, *Request, []refusal, error) {
 	n := len(g.Nodes)
 	d := &DAG{Preds: make([][]int32, n)}
 	// With single-node partitions allowed nothing is dropped; without, a
@@ -82,11 +93,16 @@ func graphRequest(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile
 	if !prof.SingleNodePartitions {
 		req.MinCompute = 2
 	}
-	verdicts := make([]backend.Verdict, n)
+	var refused []refusal
 	judge := prof.Indexed(g, du)
 	// A node has at most as many predecessors as values it reads: one
 	// array holds them all.
 	preds := make([]int32, 0, du.ReadCount())
+	// Each op's class, once: thousands of nodes share each op.
+	compute := memo.New(func(target string) bool {
+		c := ops.ClassOf(target)
+		return c == ops.Compute || c == ops.Control
+	})
 	for i, node := range g.Nodes {
 		reads := du.Reads(i)
 		start := len(preds)
@@ -98,15 +114,15 @@ func graphRequest(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile
 		if len(preds) > start {
 			d.Preds[i] = preds[start:len(preds):len(preds)]
 		}
-		verdicts[i] = judge.Supports(i)
-		req.Supported[i] = verdicts[i].OK() && !opt.Exclude[node.Name]
-		switch ops.ClassOf(node.Target) {
-		case ops.Compute, ops.Control:
-			req.Compute[i] = true
+		v := judge.Supports(i)
+		if !v.OK() {
+			refused = append(refused, refusal{i, v})
 		}
+		req.Supported[i] = v.OK() && !opt.Exclude[node.Name]
+		req.Compute[i] = compute.Get(node.Target)
 	}
 	if prof.FullGraph {
-		if err := fullGraph(path, g, du, prof, verdicts); err != nil {
+		if err := fullGraph(path, g, du, prof, refused); err != nil {
 			return nil, nil, nil, err
 		}
 	}
@@ -127,7 +143,7 @@ func graphRequest(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile
 			req.Groups = append(req.Groups, ids)
 		}
 	}
-	return d, req, verdicts, nil
+	return d, req, refused, nil
 }
 
 // FullGraphError is a full_graph backend that cannot take a whole graph:
@@ -150,13 +166,11 @@ func (e *FullGraphError) Error() string {
 		where, e.Backend, len(e.Nodes), strings.Join(e.Nodes, "\n"))
 }
 
-func fullGraph(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile, verdicts []backend.Verdict) error {
+func fullGraph(path string, g *ir.Graph, du *ir.DefUse, prof *backend.Profile, refused []refusal) error {
 	e := &FullGraphError{Graph: path, Backend: prof.Name}
-	for i, n := range g.Nodes {
-		if verdicts[i].OK() {
-			continue
-		}
-		line := fmt.Sprintf("  %s (%s): %s", n.Name, n.OpName(), verdicts[i])
+	for _, r := range refused {
+		n := g.Nodes[r.node]
+		line := fmt.Sprintf("  %s (%s): %s", n.Name, n.OpName(), r.Verdict)
 		var consumers []string
 		n.ForEachOutputRef(func(o string) {
 			for _, u := range du.Users(o) {
@@ -196,9 +210,11 @@ func proposeNested(path string, g *ir.Graph, prof *backend.Profile, opt GraphOpt
 	if path == "" {
 		own.Groups = opt.Groups
 	}
-	for _, n := range g.Nodes {
-		if opt.Exclude[ir.PathName(path, n.Name)] {
-			own.Exclude[n.Name] = true
+	if len(opt.Exclude) > 0 {
+		for _, n := range g.Nodes {
+			if opt.Exclude[ir.PathName(path, n.Name)] {
+				own.Exclude[n.Name] = true
+			}
 		}
 	}
 	plan, err := proposeGraph(path, g, prof, own)
@@ -211,7 +227,7 @@ func proposeNested(path string, g *ir.Graph, prof *backend.Profile, opt GraphOpt
 		return nil, err
 	}
 	for i, node := range g.Nodes {
-		if plan.Verdicts[i].Partition >= 0 {
+		if plan.PartOf[i] >= 0 {
 			continue
 		}
 		for _, sub := range node.SubGraphs() {

@@ -11,6 +11,7 @@ import (
 	"github.com/seam-rt/seam/backend"
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/ops"
 	"github.com/seam-rt/seam/pt2"
 )
 
@@ -129,5 +130,38 @@ func TestProfilesAgainstTorch(t *testing.T) {
 			}
 		}
 		a.Close()
+	}
+}
+
+// TestGraphRequestPerNode: the request marks compute nodes by their op's
+// class, and supported nodes by the backend's verdict on each (both are
+// worked out once per op), for every node of every fixture graph.
+func TestGraphRequestPerNode(t *testing.T) {
+	prof, _ := backend.Builtin("tensor-only")
+	computes := 0
+	for _, model := range fixtures.Models() {
+		p := fixtures.Load(t, fixtures.Model(model))
+		_ = p.Graph.Walk(func(path string, g *ir.Graph) error {
+			_, req, verdicts, err := GraphRequest(g, prof, GraphOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, n := range g.Nodes {
+				c := ops.ClassOf(n.Target)
+				if want := c == ops.Compute || c == ops.Control; req.Compute[i] != want {
+					t.Errorf("%s %s (%s): compute %v, want %v", model, ir.PathName(path, n.Name), n.Target, req.Compute[i], want)
+				}
+				if req.Compute[i] {
+					computes++
+				}
+				if want := prof.Supports(g, n); verdicts[i] != want || req.Supported[i] != want.OK() {
+					t.Errorf("%s %s: verdict %v (supported %v), want %v", model, ir.PathName(path, n.Name), verdicts[i], req.Supported[i], want)
+				}
+			}
+			return nil
+		})
+	}
+	if computes == 0 {
+		t.Error("no compute node in the fixtures")
 	}
 }

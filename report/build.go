@@ -67,13 +67,14 @@ func Build(p *ir.Program, plan *partition.Plan, opt Options) *Report {
 		b.pr = &irtext.Printer{Expr: exprPrinter()}
 	}
 	b.addPlan(plan, true)
+	b.r.drawFrom, b.r.drawnPlan = b, plan
 	s := &b.r.Summary
-	s.Graphs = len(b.r.graphs)
+	plan.Walk(func(pl *partition.Plan) {
+		s.Graphs++
+		s.Nodes += len(pl.Graph.Nodes)
+	})
 	s.Partitions = len(b.r.Partitions)
 	s.Unsupported = len(b.r.Unsupported)
-	for _, m := range b.r.graphs {
-		s.Nodes += m.nodes
-	}
 	for _, part := range b.r.Partitions {
 		s.Delegated += len(part.Nodes)
 		for _, v := range part.Inputs {
@@ -113,9 +114,38 @@ type builder struct {
 	judge map[judgementKey]Judgement
 }
 
+// addPlan describes plan's partitions and the nodes it leaves to the
+// parent, then its nested plans'.
 func (b *builder) addPlan(plan *partition.Plan, top bool) {
 	g := plan.Graph
 	base := len(b.r.Partitions)
+	inKinds, outKinds := b.inputKinds(g, top), b.outputKinds(g, top)
+	for i, n := range g.Nodes {
+		if plan.PartitionOf(i) < 0 {
+			v := plan.Verdict(i)
+			b.r.Unsupported = append(b.r.Unsupported, Unsupported{Node: n.Name, Target: v.Target, Reason: v.Reason, Detail: v.Detail, Graph: plan.Path})
+		}
+	}
+	for k, part := range plan.Partitions {
+		p := b.partition(plan, base, k, inKinds, outKinds)
+		p.Nodes = make([]string, len(part))
+		for j, i := range part {
+			p.Nodes[j] = g.Nodes[i].Name
+		}
+		b.judgeValues(plan.Path, k, p.Inputs, true)
+		b.judgeValues(plan.Path, k, p.Outputs, false)
+		b.r.Partitions = append(b.r.Partitions, p)
+	}
+	for _, nested := range plan.Nested {
+		b.addPlan(nested, false)
+	}
+}
+
+// addModels adds the picture model of plan, whose first partition has
+// global id base, and of its nested plans, in addPlan's order; it returns
+// the id after their partitions'.
+func (b *builder) addModels(plan *partition.Plan, top bool, base int) int {
+	g := plan.Graph
 	m := &graphModel{path: plan.Path, nodes: len(g.Nodes), symbolic: map[string]string{}}
 	for k := range plan.Partitions {
 		m.parts = append(m.parts, base+k)
@@ -126,7 +156,7 @@ func (b *builder) addPlan(plan *partition.Plan, top bool) {
 	m.items = make([]item, 0, len(g.Inputs)+len(g.Nodes)+1)
 	m.edges = make([]edge, 0, du.ReadCount()+len(g.Outputs))
 	inputItem := map[string]int{} // graph input -> item index
-	inKinds := b.inputKinds(g, top)
+	inKinds, outKinds := b.inputKinds(g, top), b.outputKinds(g, top)
 	for _, name := range g.InputNames() {
 		kind := inKinds[name]
 		ik := itemInput
@@ -156,10 +186,7 @@ func (b *builder) addPlan(plan *partition.Plan, top bool) {
 		if k := plan.PartitionOf(i); k >= 0 {
 			it.part = base + k
 		} else {
-			v := plan.Verdicts[i]
-			u := Unsupported{Node: n.Name, Target: v.Target, Reason: v.Reason, Detail: v.Detail, Graph: plan.Path}
-			it.reason = u.Reason
-			b.r.Unsupported = append(b.r.Unsupported, u)
+			it.reason = plan.Verdict(i).Reason
 		}
 		me := len(m.items)
 		m.items = append(m.items, it)
@@ -177,7 +204,6 @@ func (b *builder) addPlan(plan *partition.Plan, top bool) {
 	}
 	out := len(m.items)
 	m.items = append(m.items, item{name: "output", op: "output", kind: itemOutput, part: -1})
-	outKinds := b.outputKinds(g, top)
 	for i := range g.Outputs {
 		g.Outputs[i].ForEachRef(func(v string) {
 			id, known := du.ID(v)
@@ -193,20 +219,11 @@ func (b *builder) addPlan(plan *partition.Plan, top bool) {
 			}
 		})
 	}
-
-	for k, part := range plan.Partitions {
-		p := b.partition(plan, base, k, inKinds, outKinds)
-		p.Nodes = make([]string, len(part))
-		for j, i := range part {
-			p.Nodes[j] = g.Nodes[i].Name
-		}
-		b.judgeValues(plan.Path, k, p.Inputs, true)
-		b.judgeValues(plan.Path, k, p.Outputs, false)
-		b.r.Partitions = append(b.r.Partitions, p)
-	}
+	next := base + len(plan.Partitions)
 	for _, nested := range plan.Nested {
-		b.addPlan(nested, false)
+		next = b.addModels(nested, false, next)
 	}
+	return next
 }
 
 // inputKinds names each placeholder's kind from the program's signature;

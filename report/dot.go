@@ -41,7 +41,7 @@ func (r *Report) WriteDOTWith(w io.Writer, opt DOTOptions) error {
 	fmt.Fprintf(bw, "  graph [rankdir=TB, fontname=\"Helvetica\", labelloc=t, label=%s];\n", dotQuote(title))
 	fmt.Fprintf(bw, "  node [shape=box, style=\"rounded,filled\", fillcolor=white, fontname=\"Helvetica\", fontsize=10];\n")
 	fmt.Fprintf(bw, "  edge [color=%q, fontname=\"Helvetica\", fontsize=9];\n", colorEdge)
-	for gi, m := range r.graphs {
+	for gi, m := range r.models() {
 		if m.nodes > opt.CollapseAbove {
 			r.writeDOTCollapsed(bw, gi, m)
 		} else {

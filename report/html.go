@@ -151,7 +151,7 @@ func (r *Report) htmlPictures(w *bufio.Writer, opt HTMLOptions) []*scene {
 	r.htmlLegend(w)
 	svgDefs(w)
 	var scenes []*scene
-	for gi, m := range r.graphs {
+	for gi, m := range r.models() {
 		name := "top-level graph"
 		if m.path != "" {
 			name = "graph " + m.path

@@ -77,7 +77,7 @@ func (r *Report) pageData(scenes []*scene) pageData {
 		detail[[2]string{u.Graph, u.Node}] = u.Detail
 	}
 	graphOf := map[int]int{}
-	for gi, m := range r.graphs {
+	for gi, m := range r.models() {
 		s := scenes[gi]
 		pg := pageGraph{Name: graphName(m.path), Collapsed: s.collapsed, Items: [][]any{}}
 		for i, it := range m.items {

@@ -3,6 +3,9 @@ package report
 import (
 	"cmp"
 	"slices"
+	"sync"
+
+	"github.com/seam-rt/seam/partition"
 )
 
 // Report is a partition plan described for a backend: partitions with their
@@ -15,10 +18,26 @@ type Report struct {
 	Unsupported []Unsupported `json:"unsupported"`
 
 	// graphs hold the structure the pictures draw, one per planned graph,
-	// top level first.
-	graphs []*graphModel
+	// top level first, made by the first picture drawn (see models).
+	graphs    []*graphModel
+	drawn     sync.Once
+	drawFrom  *builder
+	drawnPlan *partition.Plan
 	// judged: symbolic values carry the contract's judgement.
 	judged bool
+}
+
+// models is the structure the pictures draw. It is made when a picture
+// is asked for: a text or JSON report of a large graph needs none of its
+// items and edges, which are most of the report's making.
+func (r *Report) models() []*graphModel {
+	r.drawn.Do(func() {
+		if r.drawFrom != nil {
+			r.drawFrom.addModels(r.drawnPlan, true, 0)
+			r.drawFrom, r.drawnPlan = nil, nil
+		}
+	})
+	return r.graphs
 }
 
 // Summary counts what a reader looks at first.

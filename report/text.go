@@ -166,23 +166,30 @@ func (r *Report) writeUnsupportedText(w *bufio.Writer) {
 func wrapList(w *bufio.Writer, indent string, names []string, width int) {
 	col := 0
 	for i, n := range names {
-		piece := n
-		if i < len(names)-1 {
-			piece += ","
+		// The name and its comma, written without joining them (a
+		// partition of a large graph lists thousands).
+		comma := i < len(names)-1
+		size := len(n)
+		if comma {
+			size++
 		}
 		switch {
 		case col == 0:
 			w.WriteString(indent)
 			col = len(indent)
-		case col+1+len(piece) > width:
-			w.WriteString("\n" + indent)
+		case col+1+size > width:
+			w.WriteByte('\n')
+			w.WriteString(indent)
 			col = len(indent)
 		default:
 			w.WriteByte(' ')
 			col++
 		}
-		w.WriteString(piece)
-		col += len(piece)
+		w.WriteString(n)
+		if comma {
+			w.WriteByte(',')
+		}
+		col += size
 	}
 	if col > 0 {
 		w.WriteByte('\n')

@@ -45,7 +45,8 @@ func TestStaticShapesTakeSpecializations(t *testing.T) {
 		plan, after := propose(res.Program)
 		var walk func(pl *partition.Plan)
 		walk = func(pl *partition.Plan) {
-			for _, v := range pl.Verdicts {
+			for i := range pl.Graph.Nodes {
+				v := pl.Verdict(i)
 				if v.Reason == "dynamic size refused" {
 					t.Errorf("%s at %s: %s is refused for a dynamic size: %s", f.name, specialize.String(bind), v.Node, v.Detail)
 				}

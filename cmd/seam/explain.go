@@ -157,7 +157,7 @@ func explainName(p *ir.Program, plan *partition.Plan, r *report.Report, prof *ba
 // or one of its outputs'.
 func explainNode(pl *partition.Plan, i int, r *report.Report, prof *backend.Profile, name string) nodeExplanation {
 	n := pl.Graph.Nodes[i]
-	v := pl.Verdicts[i]
+	v := pl.Verdict(i)
 	e := nodeExplanation{Name: name, Graph: pl.Path, Kind: "node", Target: n.OpName(), Reason: v.Reason, Detail: v.Detail, Crossings: []crossing{}}
 	part := reportPartition(r, pl.Path, n.Name)
 	if part != nil {
