@@ -3,6 +3,7 @@ package ir
 import (
 	"encoding/binary"
 	"errors"
+	"math/bits"
 	"fmt"
 	"io"
 	"math"
@@ -257,8 +258,23 @@ func (d *decoder) ws() {
 	}
 }
 
-// peek returns the next non-space byte without consuming it (0 at the end).
+// peek returns the next non-space byte without consuming it (0 at the
+// end). It runs before every token: the next byte is most often one
+// already, and that case is kept small enough to inline.
 func (d *decoder) peek() byte {
+	if p, data := d.pos, d.data; p < len(data) && data[p] > ' ' {
+		return data[p]
+	}
+	return d.peekSpace()
+}
+
+// peekSpace is peek past whitespace, or at the window's end.
+func (d *decoder) peekSpace() byte {
+	// One space, as after Python's ", " and ": ", is the common case.
+	if i := d.pos + 1; i < len(d.data) && d.data[d.pos] == ' ' && d.data[i] > ' ' {
+		d.pos = i
+		return d.data[i]
+	}
 	d.ws()
 	if d.pos < len(d.data) {
 		return d.data[d.pos]
@@ -303,17 +319,23 @@ func (d *decoder) null() bool {
 	return d.err == nil && d.peek() == 'n' && d.literal("null")
 }
 
+// enter and count are small enough to inline: they run for every
+// object, array and element.
 func (d *decoder) enter() {
 	if d.depth++; d.depth > d.maxDepth {
-		d.failLimit(limits.JSONDepth.Exceeded())
+		d.tooDeep()
 	}
 }
 
+func (d *decoder) tooDeep() { d.failLimit(limits.JSONDepth.Exceeded()) }
+
 func (d *decoder) count() {
 	if d.values++; d.values > d.maxValues {
-		d.failLimit(limits.Values.Exceeded())
+		d.tooMany()
 	}
 }
+
+func (d *decoder) tooMany() { d.failLimit(limits.Values.Exceeded()) }
 
 // Objects:
 //
@@ -361,6 +383,11 @@ func (d *decoder) nextKey() ([]byte, bool) {
 	if d.err != nil {
 		return nil, false
 	}
+	// Python's separator, ", ", then the key.
+	if i, data := d.pos, d.data; i+2 < len(data) && data[i] == ',' && data[i+1] == ' ' {
+		d.pos = i + 2
+		return d.keyColon()
+	}
 	switch d.peek() {
 	case ',':
 		d.pos++
@@ -375,6 +402,22 @@ func (d *decoder) nextKey() ([]byte, bool) {
 }
 
 func (d *decoder) keyColon() ([]byte, bool) {
+	// The common key: plain, whole in the window, then ": ".
+	if i, data := d.pos, d.data; i < len(data) && data[i] == '"' {
+		start := i + 1
+		j := plainEnd(data, start)
+		if j+2 < len(data) && data[j] == '"' && data[j+1] == ':' && j-start <= d.maxString {
+			key := data[start:j]
+			if j += 2; data[j] == ' ' {
+				j++
+			}
+			d.pos = j
+			if d.src != nil {
+				key = d.keepKey(key)
+			}
+			return key, true
+		}
+	}
 	if d.peek() != '"' {
 		d.failf("want a key (a string), got %s", d.describe())
 		return nil, false
@@ -386,17 +429,23 @@ func (d *decoder) keyColon() ([]byte, bool) {
 		// reuse, or in a window that reading the value moves: keep a
 		// copy for the key's errors, in the slot of this object's depth
 		// (its next key replaces it).
-		for len(d.keys) <= d.depth {
-			d.keys = append(d.keys, nil)
-		}
-		d.keys[d.depth] = append(d.keys[d.depth][:0], key...)
-		key = d.keys[d.depth]
+		key = d.keepKey(key)
 	}
 	if d.err == nil && d.peek() != ':' {
 		d.failf("want ':' after a key, got %s", d.describe())
 	}
 	d.pos++
 	return key, d.err == nil
+}
+
+// keepKey copies a key to the slot of this object's depth (its next key
+// replaces it).
+func (d *decoder) keepKey(key []byte) []byte {
+	for len(d.keys) <= d.depth {
+		d.keys = append(d.keys, nil)
+	}
+	d.keys[d.depth] = append(d.keys[d.depth][:0], key...)
+	return d.keys[d.depth]
 }
 
 // Arrays:
@@ -424,6 +473,11 @@ func (d *decoder) firstElem() bool {
 func (d *decoder) nextElem() bool {
 	if d.err != nil {
 		return false
+	}
+	if i, data := d.pos, d.data; i+1 < len(data) && data[i] == ',' && data[i+1] == ' ' {
+		d.pos = i + 2
+		d.count()
+		return d.err == nil
 	}
 	switch d.peek() {
 	case ',':
@@ -497,11 +551,7 @@ func (d *decoder) stringBytes(name bool) []byte {
 	start := d.pos + 1
 	data := d.data
 	for i := start; i < len(data); {
-		// Skip eight plain bytes at a time: most of a program is text.
-		for i+8 <= len(data) && plain8(binary.LittleEndian.Uint64(data[i:])) {
-			i += 8
-		}
-		if i >= len(data) {
+		if i = plainEnd(data, i); i >= len(data) {
 			break
 		}
 		c := data[i]
@@ -546,12 +596,31 @@ func (d *decoder) stringBytes(name bool) []byte {
 	return nil
 }
 
-// plain8 reports whether none of the eight bytes of w needs a look: no
-// quote, no backslash, no control character, nothing past ASCII.
-func plain8(w uint64) bool {
+// plainEnd returns the index of the first byte from i on that needs a
+// look in a string (see special8), or len(data). Most of a program is
+// text: it goes eight bytes at a time.
+func plainEnd(data []byte, i int) int {
+	for ; i+8 <= len(data); i += 8 {
+		if m := special8(binary.LittleEndian.Uint64(data[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(data); i++ {
+		if c := data[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+			break
+		}
+	}
+	return i
+}
+
+// special8 marks (with the high bit of its byte) the bytes of w that
+// need a look: a quote, a backslash, a control character or a byte past
+// ASCII. A mark may also fall above a marked byte (a borrow carries),
+// never below one: the lowest mark is exact, and it is the one used.
+func special8(w uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	hasZero := func(x uint64) uint64 { return (x - ones) & ^x & highs }
-	return (w|hasZero(w^(ones*'"'))|hasZero(w^(ones*'\\'))|((w-ones*0x20) & ^w))&highs == 0
+	zero := func(x uint64) uint64 { return (x - ones) & ^x }
+	return (w | zero(w^(ones*'"')) | zero(w^(ones*'\\')) | (w-ones*0x20)&^w) & highs
 }
 
 // escapedString finishes a string that has escapes, from i (a backslash).
