@@ -3,10 +3,10 @@ package ir
 import (
 	"encoding/binary"
 	"errors"
-	"math/bits"
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf16"
