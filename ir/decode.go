@@ -66,6 +66,10 @@ type decoder struct {
 	// argument names, metadata keys, symbolic expressions), so that each
 	// is stored once.
 	interned map[string]string
+	// recent caches interned strings by a cheap hash of their bytes: a
+	// program repeats a few strings (targets, keys) so often that a
+	// map lookup each time shows.
+	recent [256]string
 
 	// Slabs the structs of each node are carved from, for the same reason.
 	nodeSlab []Node
@@ -634,6 +638,13 @@ func (d *decoder) escapedString(start, i int, name bool) []byte {
 			d.failLimit(&limits.Error{Limit: limits.StringBytes, Got: int64(len(buf)), Max: int64(d.maxString), AtLeast: true})
 			return nil
 		}
+		// Copy the plain run up to the next byte that needs a look, no
+		// further than one byte past the limit.
+		if j := min(plainEnd(data, i), i+d.maxString+1-len(buf)); j > i {
+			buf = append(buf, data[i:j]...)
+			i = j
+			continue
+		}
 		c := data[i]
 		switch {
 		case c == '"':
@@ -778,12 +789,31 @@ func (d *decoder) intern(b []byte) string {
 	if len(b) > maxInterned {
 		return d.save(b)
 	}
-	if s, ok := d.interned[string(b)]; ok {
-		return s
+	slot := &d.recent[internHash(b)]
+	if *slot == string(b) && len(b) > 0 {
+		return *slot
 	}
-	s := d.save(b)
-	d.interned[s] = s
+	s, ok := d.interned[string(b)]
+	if !ok {
+		s = d.save(b)
+		d.interned[s] = s
+	}
+	*slot = s
 	return s
+}
+
+// internHash is the slot of recent for b: its length and up to eight of
+// its last bytes, mixed.
+func internHash(b []byte) uint8 {
+	var w uint64
+	if n := len(b); n >= 8 {
+		w = binary.LittleEndian.Uint64(b[n-8:])
+	} else {
+		for _, c := range b {
+			w = w<<8 | uint64(c)
+		}
+	}
+	return uint8((w ^ uint64(len(b))*0x9e3779b97f4a7c15) * 0xff51afd7ed558ccd >> 56)
 }
 
 // name reads the name of a value, node or FQN.
@@ -878,9 +908,46 @@ func numberByte(c byte) bool {
 	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
 }
 
+// fastInt parses the integer at i when it is plain: an optional '-', at
+// most 18 digits without a leading zero, and a byte after it in data that
+// cannot continue a number. Anything else is number's to read (and
+// refuse).
+func fastInt(data []byte, i int) (int64, int, bool) {
+	neg := i < len(data) && data[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var v int64
+	for ; i < len(data) && i-start <= 18; i++ {
+		c := data[i] - '0'
+		if c > 9 {
+			break
+		}
+		v = v*10 + int64(c)
+	}
+	n := i - start
+	if n == 0 || n > 18 || n > 1 && data[start] == '0' || i >= len(data) || numberByte(data[i]) {
+		return 0, 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return v, i, true
+}
+
 // int64 reads an integer (null reads as 0).
 func (d *decoder) int64() int64 {
-	if d.err != nil || d.null() {
+	if d.err != nil {
+		return 0
+	}
+	if c := d.peek(); c == '-' || c >= '0' && c <= '9' {
+		if v, end, ok := fastInt(d.data, d.pos); ok {
+			d.pos = end
+			return v
+		}
+	}
+	if d.null() {
 		return 0
 	}
 	start := d.off()

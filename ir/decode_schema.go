@@ -762,7 +762,20 @@ func (d *decoder) symUnion(union, literal string, expr **SymExpr, lit func()) {
 	d.closeUnion(union, start)
 }
 
+// asIntPrefix starts the common SymInt, {"as_int": N}.
+const asIntPrefix = `{"as_int": `
+
 func (d *decoder) symInt(s *SymInt) {
+	if d.err == nil && d.depth < d.maxDepth && d.peek() == '{' {
+		// The literal, read whole when it is plain.
+		if data, i := d.data, d.pos+len(asIntPrefix); i < len(data) && string(data[d.pos:i]) == asIntPrefix {
+			if v, end, ok := fastInt(data, i); ok && data[end] == '}' {
+				*s = SymInt{Int: v}
+				d.pos = end + 1
+				return
+			}
+		}
+	}
 	s.Int = 0
 	d.symUnion("SymInt", "as_int", &s.Expr, func() { s.Int = d.int64() })
 }
