@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -82,11 +83,13 @@ type decoder struct {
 	namedArgStack []NamedArgument
 	symIntStack   []SymInt
 	nodeStack     []*Node
+	metaStack     []MetadataEntry
 	// and the slabs short lists are carved from.
-	argSlab      []Argument
-	namedArgSlab []NamedArgument
-	symIntSlab   []SymInt
-	nodeListSlab []*Node
+	argSlab       []Argument
+	namedArgSlab  []NamedArgument
+	symIntSlab    []SymInt
+	nodeListSlab  []*Node
+	metaEntrySlab []MetadataEntry
 }
 
 func newDecoder(data []byte) *decoder {
@@ -1146,6 +1149,39 @@ func (d *decoder) stringMap() map[string]string {
 		d.wrapName(k)
 	}
 	return m
+}
+
+// metadata reads a node's metadata, sorted as it goes; a key given twice
+// takes its last value.
+func (d *decoder) metadata() Metadata {
+	if !d.openObject(true) {
+		return nil
+	}
+	base := len(d.metaStack)
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		d.count()
+		k := d.intern(key)
+		var v string
+		if k == "nn_module_stack" {
+			v = d.common(false)
+		} else {
+			v = d.text()
+		}
+		d.wrapName(k)
+		// Insert in order: export writes a few keys, mostly in the
+		// same order, so this is a step or two.
+		s := d.metaStack
+		i := len(s)
+		for i > base && s[i-1].Key > k {
+			i--
+		}
+		if i > base && s[i-1].Key == k {
+			s[i-1].Value = v
+			continue
+		}
+		d.metaStack = slices.Insert(s, i, MetadataEntry{k, v})
+	}
+	return popStack(&d.metaStack, base, &d.metaEntrySlab)
 }
 
 func (d *decoder) intMap() map[string]int64 {

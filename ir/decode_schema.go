@@ -364,7 +364,7 @@ func (d *decoder) node(n *Node) {
 		case "outputs":
 			n.Outputs = d.argList()
 		case "metadata":
-			n.Metadata = d.stringMap()
+			n.Metadata = d.metadata()
 		case "is_hop_single_tensor_return":
 			n.IsHOPSingleTensorReturn = d.optBool()
 		case "name":

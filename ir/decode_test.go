@@ -105,7 +105,7 @@ func TestDecodeAcceptsWhatPythonWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := p.Graph.Nodes[0]
-	if n.Name != "né😀" || n.Metadata["stack_trace"] != "line\n\t\"x\" \ufffd" || n.Outputs[0].Name != "o" || p.TorchVersion != "<=2.4" {
+	if n.Name != "né😀" || n.Metadata.Get("stack_trace") != "line\n\t\"x\" \ufffd" || n.Outputs[0].Name != "o" || p.TorchVersion != "<=2.4" {
 		t.Errorf("decoded %+v, %q", n, p.TorchVersion)
 	}
 	if m, ok := p.Graph.TensorValues["o"]; !ok || m != nil {

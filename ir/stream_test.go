@@ -54,7 +54,7 @@ func TestDecodeFromWindow(t *testing.T) {
 	}
 	g := &Graph{Inputs: []Argument{TensorArg("x")}, Outputs: []Argument{TensorArg("x")}}
 	n := &Node{Target: "torch.ops.aten.t.default", Name: "n\u00e9\U0001F600",
-		Metadata: map[string]string{"stack_trace": "line\n\t\"x\" \\ \u2028 \U0001F600 end"}}
+		Metadata: MetadataOf(map[string]string{"stack_trace": "line\n\t\"x\" \\ \u2028 \U0001F600 end"})}
 	for _, c := range everyArgument() {
 		n.Inputs = append(n.Inputs, NamedArgument{Name: c.arg.Kind.String(), Arg: c.arg, Kind: KindKeyword})
 	}
