@@ -269,10 +269,22 @@ func (d *decoder) ws() {
 // end). It runs before every token: the next byte is most often one
 // already, and that case is kept small enough to inline.
 func (d *decoder) peek() byte {
-	if p, data := d.pos, d.data; p < len(data) && data[p] > ' ' {
-		return data[p]
+	if uint(d.pos) < uint(len(d.data)) {
+		if c := d.data[d.pos]; c > ' ' {
+			return c
+		}
 	}
 	return d.peekSpace()
+}
+
+// cur is the byte at pos (0 past the window's end). The hottest callers
+// of peek use it, then peekSpace when it is a space or 0: peek itself is
+// just too big to inline.
+func (d *decoder) cur() byte {
+	if uint(d.pos) < uint(len(d.data)) {
+		return d.data[d.pos]
+	}
+	return 0
 }
 
 // peekSpace is peek past whitespace, or at the window's end.
@@ -323,7 +335,14 @@ func (d *decoder) literal(word string) bool {
 
 // null consumes a null if one comes next.
 func (d *decoder) null() bool {
-	return d.err == nil && d.peek() == 'n' && d.literal("null")
+	if d.err != nil {
+		return false
+	}
+	nb := d.cur()
+	if nb <= ' ' {
+		nb = d.peekSpace()
+	}
+	return nb == 'n' && d.literal("null")
 }
 
 // enter and count are small enough to inline: they run for every
@@ -360,7 +379,11 @@ func (d *decoder) open(bracket byte, what string, nullable bool) bool {
 	if d.err != nil {
 		return false
 	}
-	switch d.peek() {
+	nb := d.cur()
+	if nb <= ' ' {
+		nb = d.peekSpace()
+	}
+	switch nb {
 	case bracket:
 		d.pos++
 		d.enter()
@@ -378,7 +401,11 @@ func (d *decoder) firstKey() ([]byte, bool) {
 	if d.err != nil {
 		return nil, false
 	}
-	if d.peek() == '}' {
+	nb := d.cur()
+	if nb <= ' ' {
+		nb = d.peekSpace()
+	}
+	if nb == '}' {
 		d.pos++
 		d.depth--
 		return nil, false
@@ -468,7 +495,11 @@ func (d *decoder) firstElem() bool {
 	if d.err != nil {
 		return false
 	}
-	if d.peek() == ']' {
+	nb := d.cur()
+	if nb <= ' ' {
+		nb = d.peekSpace()
+	}
+	if nb == ']' {
 		d.pos++
 		d.depth--
 		return false
@@ -508,7 +539,11 @@ func (d *decoder) openUnion(union string) ([]byte, int, bool) {
 	if d.err != nil {
 		return nil, 0, false
 	}
-	if d.peek() != '{' {
+	nb := d.cur()
+	if nb <= ' ' {
+		nb = d.peekSpace()
+	}
+	if nb != '{' {
 		d.failf("%s: want an object with one member, got %s", union, d.describe())
 		return nil, 0, false
 	}
@@ -529,7 +564,11 @@ func (d *decoder) closeUnion(union string, start int) {
 	if d.err != nil {
 		return
 	}
-	switch d.peek() {
+	nb := d.cur()
+	if nb <= ' ' {
+		nb = d.peekSpace()
+	}
+	switch nb {
 	case '}':
 		d.pos++
 		d.depth--
@@ -551,7 +590,11 @@ func (d *decoder) stringBytes(name bool) []byte {
 	if d.err != nil {
 		return nil
 	}
-	if d.peek() != '"' {
+	nb := d.cur()
+	if nb <= ' ' {
+		nb = d.peekSpace()
+	}
+	if nb != '"' {
 		d.failf("want a string, got %s", d.describe())
 		return nil
 	}
@@ -944,7 +987,11 @@ func (d *decoder) int64() int64 {
 	if d.err != nil {
 		return 0
 	}
-	if c := d.peek(); c == '-' || c >= '0' && c <= '9' {
+	nb := d.cur()
+	if nb <= ' ' {
+		nb = d.peekSpace()
+	}
+	if c := nb; c == '-' || c >= '0' && c <= '9' {
 		if v, end, ok := fastInt(d.data, d.pos); ok {
 			d.pos = end
 			return v
