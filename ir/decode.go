@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"math/bits"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -77,19 +76,15 @@ type decoder struct {
 	metaSlab []TensorMeta
 	exprSlab []SymExpr
 
-	// Stacks the lists being read are gathered on, so that each list is
-	// allocated once at its final length (nested lists push above).
-	argStack      []Argument
-	namedArgStack []NamedArgument
-	symIntStack   []SymInt
-	nodeStack     []*Node
-	metaStack     []MetadataEntry
-	// and the slabs short lists are carved from.
-	argSlab       []Argument
-	namedArgSlab  []NamedArgument
-	symIntSlab    []SymInt
-	nodeListSlab  []*Node
-	metaEntrySlab []MetadataEntry
+	// Where the lists of each kind are read (see list), and the stack
+	// lists of nodes are gathered on.
+	args      list[Argument]
+	namedArgs list[NamedArgument]
+	symInts   list[SymInt]
+	metas     list[MetadataEntry]
+	nodeStack []*Node
+	// and the slab short lists of nodes are carved from.
+	nodeListSlab []*Node
 }
 
 func newDecoder(data []byte) *decoder {
@@ -439,7 +434,17 @@ func (d *decoder) keyColon() ([]byte, bool) {
 	// The common key: plain, whole in the window, then ": ".
 	if i, data := d.pos, d.data; i < len(data) && data[i] == '"' {
 		start := i + 1
-		j := plainEnd(data, start)
+		// Most keys end within their first eight bytes.
+		var j int
+		if start+8 <= len(data) {
+			if m := special8(binary.LittleEndian.Uint64(data[start:])); m != 0 {
+				j = start + bits.TrailingZeros64(m)>>3
+			} else {
+				j = plainEnd(data, start+8)
+			}
+		} else {
+			j = plainEnd(data, start)
+		}
 		if j+2 < len(data) && data[j] == '"' && data[j+1] == ':' && j-start <= d.maxString {
 			key := data[start:j]
 			if j += 2; data[j] == ' ' {
@@ -475,10 +480,19 @@ func (d *decoder) keyColon() ([]byte, bool) {
 // keepKey copies a key to the slot of this object's depth (its next key
 // replaces it).
 func (d *decoder) keepKey(key []byte) []byte {
+	if d.depth < len(d.keys) {
+		// The slot usually has room: reslicing it in place writes no
+		// pointer.
+		if k := &d.keys[d.depth]; len(key) <= cap(*k) {
+			*k = (*k)[:len(key)]
+			copy(*k, key)
+			return *k
+		}
+	}
 	for len(d.keys) <= d.depth {
 		d.keys = append(d.keys, nil)
 	}
-	d.keys[d.depth] = append(d.keys[d.depth][:0], key...)
+	d.keys[d.depth] = append(make([]byte, 0, max(32, len(key))), key...)
 	return d.keys[d.depth]
 }
 
@@ -600,6 +614,15 @@ func (d *decoder) stringBytes(name bool) []byte {
 	}
 	start := d.pos + 1
 	data := d.data
+	// A short plain string ends in its first eight bytes.
+	if start+8 <= len(data) {
+		if m := special8(binary.LittleEndian.Uint64(data[start:])); m != 0 {
+			if i := start + bits.TrailingZeros64(m)>>3; data[i] == '"' && i-start <= d.maxString {
+				d.pos = i + 1
+				return data[start:i]
+			}
+		}
+	}
 	for i := start; i < len(data); {
 		if i = plainEnd(data, i); i >= len(data) {
 			break
@@ -1204,7 +1227,7 @@ func (d *decoder) metadata() Metadata {
 	if !d.openObject(true) {
 		return nil
 	}
-	base := len(d.metaStack)
+	l := d.metas.begin()
 	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
 		d.count()
 		k := d.intern(key)
@@ -1217,18 +1240,23 @@ func (d *decoder) metadata() Metadata {
 		d.wrapName(k)
 		// Insert in order: export writes a few keys, mostly in the
 		// same order, so this is a step or two.
-		s := d.metaStack
-		i := len(s)
-		for i > base && s[i-1].Key > k {
+		got := l.elems()
+		i := len(got)
+		for i > 0 && got[i-1].Key > k {
 			i--
 		}
-		if i > base && s[i-1].Key == k {
-			s[i-1].Value = v
+		if i > 0 && got[i-1].Key == k {
+			got[i-1].Value = v
 			continue
 		}
-		d.metaStack = slices.Insert(s, i, MetadataEntry{k, v})
+		e := l.next()
+		*e = MetadataEntry{k, v}
+		l.done(e)
+		got = l.elems()
+		copy(got[i+1:], got[i:])
+		got[i] = MetadataEntry{k, v}
 	}
-	return popStack(&d.metaStack, base, &d.metaEntrySlab)
+	return l.end()
 }
 
 func (d *decoder) intMap() map[string]int64 {

@@ -348,6 +348,98 @@ func popStack[T any](stack *[]T, base int, slab *[]T) []T {
 // Lists of up to slabList elements come from slabs of slabSize.
 const slabList, slabSize = 16, 256
 
+// list is where the lists of one element type are read: straight into a
+// slab, so that an element is never copied once read (copying structs
+// with pointers costs write barriers while the collector runs), or, for a
+// list nested in one of its own kind (a subgraph's, inside a node), on a
+// stack, then copied to an allocation of its own.
+//
+//	l := d.args.begin()
+//	for ok := d.firstElem(); ok; ok = d.nextElem() {
+//		a := l.next()
+//		d.argument(a)
+//		l.done(a)
+//	}
+//	return l.end()
+type list[T any] struct {
+	// slab holds the open list's n elements, then room for more.
+	slab []T
+	n    int
+	open bool
+	// stack holds the elements of nested lists.
+	stack []T
+}
+
+// listRef is one list being read: in the slab (base < 0), or on the
+// stack above base.
+type listRef[T any] struct {
+	l    *list[T]
+	base int
+}
+
+func (l *list[T]) begin() listRef[T] {
+	if l.open {
+		return listRef[T]{l, len(l.stack)}
+	}
+	l.open, l.n = true, 0
+	return listRef[T]{l, -1}
+}
+
+// next returns a zero element for the caller to fill, then pass to done.
+// (A nested list's is its own: the stack may move while it is read.)
+func (r listRef[T]) next() *T {
+	l := r.l
+	if r.base >= 0 {
+		return new(T)
+	}
+	if l.n == len(l.slab) {
+		s := make([]T, max(slabSize, 2*l.n))
+		copy(s, l.slab[:l.n])
+		l.slab = s
+	}
+	l.n++
+	return &l.slab[l.n-1]
+}
+
+// done adds the element next returned to the list.
+func (r listRef[T]) done(e *T) {
+	if r.base >= 0 {
+		r.l.stack = append(r.l.stack, *e)
+	}
+}
+
+// elems is the list so far.
+func (r listRef[T]) elems() []T {
+	if r.base >= 0 {
+		return r.l.stack[r.base:]
+	}
+	return r.l.slab[:r.l.n]
+}
+
+// end returns the list (nil when empty), capped so that appending to it
+// never writes over the next.
+func (r listRef[T]) end() []T {
+	l := r.l
+	if r.base >= 0 {
+		var out []T
+		if n := len(l.stack) - r.base; n > 0 {
+			out = make([]T, n)
+			copy(out, l.stack[r.base:])
+		}
+		clear(l.stack[r.base:])
+		l.stack = l.stack[:r.base]
+		return out
+	}
+	l.open = false
+	n := l.n
+	if n == 0 {
+		return nil
+	}
+	out := l.slab[:n:n]
+	l.slab, l.n = l.slab[n:], 0
+	return out
+}
+
 // node reads a node. A node without a name (files older than schema
 // 8.16) takes its first output's name, as FX named it.
 func (d *decoder) node(n *Node) {
@@ -395,14 +487,14 @@ func (d *decoder) namedArgList() []NamedArgument {
 	if !d.openArray() {
 		return nil
 	}
-	base := len(d.namedArgStack)
-	for ok := d.firstElem(); ok; ok = d.nextElem() {
-		var a NamedArgument
-		d.namedArgument(&a)
-		d.wrapIndex(len(d.namedArgStack) - base)
-		d.namedArgStack = append(d.namedArgStack, a)
+	l := d.namedArgs.begin()
+	for i, ok := 0, d.firstElem(); ok; i, ok = i+1, d.nextElem() {
+		a := l.next()
+		d.namedArgument(a)
+		d.wrapIndex(i)
+		l.done(a)
 	}
-	return popStack(&d.namedArgStack, base, &d.namedArgSlab)
+	return l.end()
 }
 
 func (d *decoder) namedArgument(a *NamedArgument) {
@@ -430,14 +522,14 @@ func (d *decoder) argList() []Argument {
 	if !d.openArray() {
 		return nil
 	}
-	base := len(d.argStack)
-	for ok := d.firstElem(); ok; ok = d.nextElem() {
-		var a Argument
-		d.argument(&a)
-		d.wrapIndex(len(d.argStack) - base)
-		d.argStack = append(d.argStack, a)
+	l := d.args.begin()
+	for i, ok := 0, d.firstElem(); ok; i, ok = i+1, d.nextElem() {
+		a := l.next()
+		d.argument(a)
+		d.wrapIndex(i)
+		l.done(a)
 	}
-	return popStack(&d.argStack, base, &d.argSlab)
+	return l.end()
 }
 
 // nameRef reads {"name": "..."}, the schema's TensorArgument.
@@ -732,14 +824,14 @@ func (d *decoder) symIntList() []SymInt {
 	if !d.openArray() {
 		return nil
 	}
-	base := len(d.symIntStack)
-	for ok := d.firstElem(); ok; ok = d.nextElem() {
-		var s SymInt
-		d.symInt(&s)
-		d.wrapIndex(len(d.symIntStack) - base)
-		d.symIntStack = append(d.symIntStack, s)
+	l := d.symInts.begin()
+	for i, ok := 0, d.firstElem(); ok; i, ok = i+1, d.nextElem() {
+		s := l.next()
+		d.symInt(s)
+		d.wrapIndex(i)
+		l.done(s)
 	}
-	return popStack(&d.symIntStack, base, &d.symIntSlab)
+	return l.end()
 }
 
 // symUnion reads the as_expr member of SymInt, SymFloat or SymBool, or
