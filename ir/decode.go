@@ -821,6 +821,28 @@ func hex4(data []byte, i int) (rune, bool) {
 	return r, true
 }
 
+// plainString reads, when the window holds them whole at pos, the bytes
+// prefix, a plain string's text (no escape, nothing past ASCII; prefix
+// ends with its opening quote), its closing quote and the bytes suffix,
+// and returns the text: the whole of a small value the schema writes
+// often ({"name": "x"}), read without its tokens. It reads nothing, and
+// says false, for anything else, which the token-by-token reader then
+// reads (or refuses). The caller checks that the objects prefix opens fit
+// the depth limit; strings are checked here.
+func (d *decoder) plainString(prefix, suffix string) ([]byte, bool) {
+	data, i := d.data, d.pos
+	if len(data)-i < len(prefix) || string(data[i:i+len(prefix)]) != prefix {
+		return nil, false
+	}
+	start := i + len(prefix)
+	j := plainEnd(data, start)
+	if j-start > d.maxString || len(data)-j <= len(suffix) || data[j] != '"' || string(data[j+1:j+1+len(suffix)]) != suffix {
+		return nil, false
+	}
+	d.pos = j + 1 + len(suffix)
+	return data[start:j], true
+}
+
 // str reads a string (null reads as "").
 func (d *decoder) str(name bool) string {
 	if d.null() {

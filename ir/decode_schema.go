@@ -534,6 +534,11 @@ func (d *decoder) argList() []Argument {
 
 // nameRef reads {"name": "..."}, the schema's TensorArgument.
 func (d *decoder) nameRef() string {
+	if d.depth < d.maxDepth {
+		if b, ok := d.plainString(`{"name": "`, `}`); ok {
+			return d.save(b)
+		}
+	}
 	var name string
 	if d.openObject(true) {
 		for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
@@ -548,6 +553,13 @@ func (d *decoder) nameRef() string {
 }
 
 func (d *decoder) argument(a *Argument) {
+	// The commonest argument, a tensor, read whole when it is plain.
+	if d.depth+2 <= d.maxDepth {
+		if b, ok := d.plainString(`{"as_tensor": {"name": "`, `}}`); ok {
+			*a = Argument{Kind: ArgTensor, Name: d.save(b)}
+			return
+		}
+	}
 	key, start, ok := d.openUnion("Argument")
 	if !ok {
 		return
@@ -760,6 +772,12 @@ func (d *decoder) optionalTensor(a *Argument) {
 }
 
 func (d *decoder) device(dev *Device) {
+	if d.depth < d.maxDepth {
+		if b, ok := d.plainString(`{"type": "`, `, "index": null}`); ok {
+			*dev = Device{Type: d.intern(b)}
+			return
+		}
+	}
 	if !d.openObject(true) {
 		return
 	}
