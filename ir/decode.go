@@ -47,10 +47,24 @@ type decoder struct {
 	src   io.Reader
 	eof   bool
 	chunk int // what one read from src asks for (readChunk; less in tests)
-	// keys holds a copy of the key being read at each depth, when the
-	// input's bytes do not stay put.
+	// keys holds a copy of the key being read at each depth, when its
+	// bytes do not stay put (an escaped key, or reading a stream once
+	// copyKeys is set).
 	keys [][]byte
 	err  error
+
+	// Reading a stream, a key aliases the window buffer it was read in,
+	// and keyGen records that buffer's generation at the key's depth (0
+	// for a copy): fill never reuses a buffer that a live key (one at
+	// this depth or above) is in, but takes another from windows, so
+	// that keys need no copies. Once every pooled buffer holds one, keys
+	// are copied for the rest of the decode (copyKeys), which bounds what
+	// the keys keep alive to a few buffers.
+	keyGen   []uint32
+	gen      uint32 // the generation of the window's buffer
+	lastGen  uint32
+	windows  []window
+	copyKeys bool
 
 	depth, maxDepth   int
 	maxString         int
@@ -128,6 +142,58 @@ func (d *decoder) off() int { return d.base + d.pos }
 // readChunk is what one read from src asks for.
 const readChunk = 64 << 10
 
+// window is a buffer a stream is read into, and its generation.
+type window struct {
+	buf []byte
+	gen uint32
+}
+
+// maxWindows bounds the buffers a stream is read into (of readChunk
+// bytes, unless a token is longer): a program's keys that are live
+// together, one per level, fall in a few (the outermost in the first,
+// the graph's key in another, the current node's in the window's).
+const maxWindows = 8
+
+// windowFor returns a buffer of at least need bytes that no live key is
+// in, as the window's next buffer.
+func (d *decoder) windowFor(need int) []byte {
+	live := func(gen uint32) bool {
+		for k := 0; k <= d.depth && k < len(d.keyGen); k++ {
+			if d.keyGen[k] == gen {
+				return true
+			}
+		}
+		return false
+	}
+	d.lastGen++
+	d.gen = d.lastGen
+	free := -1
+	for i := range d.windows {
+		if w := &d.windows[i]; !live(w.gen) {
+			if len(w.buf) >= need {
+				w.gen = d.gen
+				return w.buf
+			}
+			free = i
+		}
+	}
+	buf := make([]byte, need)
+	switch {
+	case free >= 0:
+		// A free buffer too small for the token: replace it.
+		d.windows[free] = window{buf, d.gen}
+	case len(d.windows) < maxWindows:
+		d.windows = append(d.windows, window{buf, d.gen})
+	default:
+		// Every buffer holds a live key: forget one (its keys keep it
+		// while they live), and copy keys from now on, so that no
+		// more buffers are pinned.
+		d.copyKeys = true
+		d.windows[0] = window{buf, d.gen}
+	}
+	return buf
+}
+
 // fill reads more of src into the window, keeping what is not consumed
 // yet (from pos on: a scanner that ran out of window starts its token
 // again). It reports whether bytes came or the window moved: either way
@@ -140,10 +206,7 @@ func (d *decoder) fill() bool {
 		return false
 	}
 	keep := d.data[d.pos:]
-	buf := d.data[:cap(d.data)]
-	if len(buf) < max(d.chunk, 2*len(keep)) {
-		buf = make([]byte, max(d.chunk, 2*len(keep)))
-	}
+	buf := d.windowFor(max(d.chunk, 2*len(keep)))
 	copy(buf, keep)
 	n, err := io.ReadFull(d.src, buf[len(keep):])
 	switch err {
@@ -382,6 +445,7 @@ func (d *decoder) open(bracket byte, what string, nullable bool) bool {
 	case bracket:
 		d.pos++
 		d.enter()
+		d.newKeySlot()
 		return d.err == nil
 	case 'n':
 		if nullable && d.null() {
@@ -452,7 +516,7 @@ func (d *decoder) keyColon() ([]byte, bool) {
 			}
 			d.pos = j
 			if d.src != nil {
-				key = d.keepKey(key)
+				key = d.streamKey(key)
 			}
 			return key, true
 		}
@@ -477,9 +541,32 @@ func (d *decoder) keyColon() ([]byte, bool) {
 	return key, d.err == nil
 }
 
+// newKeySlot clears the key slot of the depth just entered: the key left
+// there is its last object's, which has ended, and must not keep its
+// buffer from reuse (see keyGen).
+func (d *decoder) newKeySlot() {
+	if d.depth < len(d.keyGen) {
+		d.keyGen[d.depth] = 0
+	}
+}
+
+// streamKey keeps a key read from a stream for as long as its object is
+// read: in the window, its buffer's generation recorded (see keyGen), or
+// as a copy.
+func (d *decoder) streamKey(key []byte) []byte {
+	if d.copyKeys || d.depth >= len(d.keyGen) {
+		return d.keepKey(key)
+	}
+	d.keyGen[d.depth] = d.gen
+	return key
+}
+
 // keepKey copies a key to the slot of this object's depth (its next key
 // replaces it).
 func (d *decoder) keepKey(key []byte) []byte {
+	if d.depth < len(d.keyGen) {
+		d.keyGen[d.depth] = 0
+	}
 	if d.depth < len(d.keys) {
 		// The slot usually has room: reslicing it in place writes no
 		// pointer.
@@ -564,6 +651,7 @@ func (d *decoder) openUnion(union string) ([]byte, int, bool) {
 	start := d.off()
 	d.pos++
 	d.enter()
+	d.newKeySlot()
 	if d.err == nil && d.peek() == '}' {
 		d.failOff(start, "%s: want exactly one member, got 0", union)
 	}
