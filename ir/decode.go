@@ -1362,9 +1362,12 @@ func (d *decoder) metadata() Metadata {
 		e := l.next()
 		*e = MetadataEntry{k, v}
 		l.done(e)
-		got = l.elems()
-		copy(got[i+1:], got[i:])
-		got[i] = MetadataEntry{k, v}
+		if i < len(got) {
+			// Out of order: move it to i.
+			all := l.elems()
+			copy(all[i+1:], all[i:len(all)-1])
+			all[i] = MetadataEntry{k, v}
+		}
 	}
 	return l.end()
 }
