@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // CheckStructure checks what a reader must refuse before anything else can
@@ -95,10 +96,13 @@ func (m *TensorMeta) CheckSizes() error {
 		if s.Int < 0 {
 			return fmt.Errorf("negative size %d in dim %d", s.Int, i)
 		}
-		if s.Int != 0 && n > math.MaxInt64/s.Int {
+		// n and s.Int are not negative: the product overflows when it
+		// needs more than 63 bits (no division, for every value read).
+		hi, lo := bits.Mul64(uint64(n), uint64(s.Int))
+		if hi != 0 || lo > math.MaxInt64 {
 			return fmt.Errorf("sizes overflow: %d elements in the first %d dims", n, i+1)
 		}
-		n *= s.Int
+		n = int64(lo)
 	}
 	return nil
 }

@@ -89,6 +89,7 @@ type decoder struct {
 	nodeSlab []Node
 	metaSlab []TensorMeta
 	exprSlab []SymExpr
+	hintSlab []Hint
 
 	// Where the lists of each kind are read (see list), and the stack
 	// lists of nodes are gathered on.

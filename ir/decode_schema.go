@@ -911,7 +911,7 @@ func (d *decoder) symExpr(e *SymExpr) {
 		case "hint":
 			e.Hint = nil
 			if !d.null() {
-				e.Hint = new(Hint)
+				e.Hint = carve(&d.hintSlab)
 				d.hint(e.Hint)
 			}
 		default:
