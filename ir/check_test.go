@@ -37,3 +37,25 @@ func TestCheckSizesOverflow(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckMetasFirstByName: of several bad tensor metadata, the error
+// names the first by name, whatever order they were built or lie in.
+func TestCheckMetasFirstByName(t *testing.T) {
+	bad := func(s int64) *TensorMeta { return &TensorMeta{DType: Float32, Sizes: []SymInt{IntSym(s)}} }
+	for _, names := range [][]string{{"b", "a", "c"}, {"c", "b", "a"}, {"a", "c", "b"}} {
+		g := &Graph{TensorValues: map[string]*TensorMeta{"ok": bad(1), "z": nil}}
+		for i, n := range names {
+			g.TensorValues[n] = bad(-1 - int64(i))
+		}
+		err := g.checkMetas()
+		if err == nil || !strings.HasPrefix(err.Error(), "tensor a: negative size") {
+			t.Errorf("%v: %v", names, err)
+		}
+		delete(g.TensorValues, "a")
+		delete(g.TensorValues, "b")
+		delete(g.TensorValues, "c")
+		if err := g.checkMetas(); err == nil || err.Error() != "tensor z: null metadata" {
+			t.Errorf("%v without them: %v", names, err)
+		}
+	}
+}
