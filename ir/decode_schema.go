@@ -354,13 +354,15 @@ const slabList, slabSize = 16, 256
 // list nested in one of its own kind (a subgraph's, inside a node), on a
 // stack, then copied to an allocation of its own.
 //
-//	l := d.args.begin()
+//	r := d.args.begin()
 //	for ok := d.firstElem(); ok; ok = d.nextElem() {
-//		a := l.next()
+//		a := r.next()
 //		d.argument(a)
-//		l.done(a)
+//		r.done(a)
 //	}
-//	return l.end()
+//	return r.end()
+//
+// (readList, for the lists whose elements are read by one method.)
 type list[T any] struct {
 	// slab holds the open list's n elements, then room for more.
 	slab []T
@@ -368,6 +370,22 @@ type list[T any] struct {
 	open bool
 	// stack holds the elements of nested lists.
 	stack []T
+}
+
+// readList reads an array (null reads as nil) into l, each element by
+// elem.
+func readList[T any](d *decoder, l *list[T], elem func(*decoder, *T)) []T {
+	if !d.openArray() {
+		return nil
+	}
+	r := l.begin()
+	for i, ok := 0, d.firstElem(); ok; i, ok = i+1, d.nextElem() {
+		e := r.next()
+		elem(d, e)
+		d.wrapIndex(i)
+		r.done(e)
+	}
+	return r.end()
 }
 
 // listRef is one list being read: in the slab (base < 0), or on the
@@ -484,17 +502,7 @@ func (d *decoder) node(n *Node) {
 }
 
 func (d *decoder) namedArgList() []NamedArgument {
-	if !d.openArray() {
-		return nil
-	}
-	l := d.namedArgs.begin()
-	for i, ok := 0, d.firstElem(); ok; i, ok = i+1, d.nextElem() {
-		a := l.next()
-		d.namedArgument(a)
-		d.wrapIndex(i)
-		l.done(a)
-	}
-	return l.end()
+	return readList(d, &d.namedArgs, (*decoder).namedArgument)
 }
 
 func (d *decoder) namedArgument(a *NamedArgument) {
@@ -518,19 +526,7 @@ func (d *decoder) namedArgument(a *NamedArgument) {
 
 // Arguments.
 
-func (d *decoder) argList() []Argument {
-	if !d.openArray() {
-		return nil
-	}
-	l := d.args.begin()
-	for i, ok := 0, d.firstElem(); ok; i, ok = i+1, d.nextElem() {
-		a := l.next()
-		d.argument(a)
-		d.wrapIndex(i)
-		l.done(a)
-	}
-	return l.end()
-}
+func (d *decoder) argList() []Argument { return readList(d, &d.args, (*decoder).argument) }
 
 // nameRef reads {"name": "..."}, the schema's TensorArgument.
 func (d *decoder) nameRef() string {
@@ -838,19 +834,7 @@ func (d *decoder) tensorMeta(m *TensorMeta) {
 	}
 }
 
-func (d *decoder) symIntList() []SymInt {
-	if !d.openArray() {
-		return nil
-	}
-	l := d.symInts.begin()
-	for i, ok := 0, d.firstElem(); ok; i, ok = i+1, d.nextElem() {
-		s := l.next()
-		d.symInt(s)
-		d.wrapIndex(i)
-		l.done(s)
-	}
-	return l.end()
-}
+func (d *decoder) symIntList() []SymInt { return readList(d, &d.symInts, (*decoder).symInt) }
 
 // symUnion reads the as_expr member of SymInt, SymFloat or SymBool, or
 // hands the literal member's key back to the caller.
