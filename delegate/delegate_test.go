@@ -115,10 +115,10 @@ func condWithSizedView(t *testing.T) *ir.Program {
 		t.Fatal("the cond fixture changed: no true_graph_0 of two nodes")
 	}
 	x, sin, add := branch.InputNames()[0], branch.Nodes[0], branch.Nodes[1]
-	size := &ir.Node{Name: "sym_size_int_9", Target: "torch.ops.aten.sym_size.int", Metadata: map[string]string{},
+	size := &ir.Node{Name: "sym_size_int_9", Target: "torch.ops.aten.sym_size.int", Metadata: ir.Metadata{},
 		Inputs:  []ir.NamedArgument{{Name: "self", Arg: ir.TensorArg(x)}, {Name: "dim", Arg: ir.IntArg(0)}},
 		Outputs: []ir.Argument{ir.SymIntRef("sym_size_int_9")}}
-	view := &ir.Node{Name: "view_9", Target: "torch.ops.aten.view.default", Metadata: map[string]string{},
+	view := &ir.Node{Name: "view_9", Target: "torch.ops.aten.view.default", Metadata: ir.Metadata{},
 		Inputs: []ir.NamedArgument{{Name: "self", Arg: ir.TensorArg(sin.Name)},
 			{Name: "size", Arg: ir.Argument{Kind: ir.ArgSymInts, List: []ir.Argument{ir.SymIntRef("sym_size_int_9"), ir.SymIntLit(8)}}}},
 		Outputs: []ir.Argument{ir.TensorArg("view_9")}}

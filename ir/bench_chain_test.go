@@ -17,8 +17,8 @@ func benchChain(n int) *Program {
 		g.Nodes = append(g.Nodes, &Node{Target: "torch.ops.aten.relu.default", Name: name,
 			Inputs:  []NamedArgument{{Name: "self", Arg: TensorArg(prev), Kind: KindPositional}},
 			Outputs: []Argument{TensorArg(name)},
-			Metadata: map[string]string{"stack_trace": "File \"model.py\", line 42, in forward\n    " + name + " = torch.relu(x)",
-				"nn_module_stack": "L__self__,,__main__.Model", "torch_fn": name + "_1;builtin_function_or_method.relu"}})
+			Metadata: MetadataOf(map[string]string{"stack_trace": "File \"model.py\", line 42, in forward\n    " + name + " = torch.relu(x)",
+				"nn_module_stack": "L__self__,,__main__.Model", "torch_fn": name + "_1;builtin_function_or_method.relu"})})
 		g.TensorValues[name] = meta()
 		prev = name
 	}

@@ -1,8 +1,13 @@
 package ir
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"math"
+	"math/bits"
+	"slices"
+	"unsafe"
 )
 
 // CheckStructure checks what a reader must refuse before anything else can
@@ -59,20 +64,35 @@ func (g *Graph) checkNames() error {
 }
 
 // checkMetas reports the bad tensor metadata with the first name in
-// order (found without sorting every name).
+// order (found without sorting every name). The metadata is checked in
+// the order it lies in memory, which for a program just decoded is the
+// order it was read: the map's own order jumps about, a cache miss per
+// value, which on a large program costs more than the sort.
 func (g *Graph) checkMetas() error {
+	type entry struct {
+		at   uintptr
+		name string
+		m    *TensorMeta
+	}
+	es := make([]entry, 0, len(g.TensorValues))
+	for name, m := range g.TensorValues {
+		es = append(es, entry{uintptr(unsafe.Pointer(m)), name, m})
+	}
+	slices.SortFunc(es, func(a, b entry) int { return cmp.Compare(a.at, b.at) })
 	var first string
 	var firstErr error
-	for name, m := range g.TensorValues {
-		if firstErr != nil && name >= first {
+	for _, e := range es {
+		if firstErr != nil && e.name >= first {
 			continue
 		}
-		err := fmt.Errorf("null metadata")
-		if m != nil {
-			err = m.CheckSizes()
+		var err error
+		if e.m == nil {
+			err = errNullMeta
+		} else {
+			err = e.m.CheckSizes()
 		}
 		if err != nil {
-			first, firstErr = name, err
+			first, firstErr = e.name, err
 		}
 	}
 	if firstErr != nil {
@@ -80,6 +100,8 @@ func (g *Graph) checkMetas() error {
 	}
 	return nil
 }
+
+var errNullMeta = errors.New("null metadata")
 
 // CheckSizes refuses negative sizes and static shapes whose byte count
 // overflows int64.
@@ -95,10 +117,13 @@ func (m *TensorMeta) CheckSizes() error {
 		if s.Int < 0 {
 			return fmt.Errorf("negative size %d in dim %d", s.Int, i)
 		}
-		if s.Int != 0 && n > math.MaxInt64/s.Int {
+		// n and s.Int are not negative: the product overflows when it
+		// needs more than 63 bits (no division, for every value read).
+		hi, lo := bits.Mul64(uint64(n), uint64(s.Int))
+		if hi != 0 || lo > math.MaxInt64 {
 			return fmt.Errorf("sizes overflow: %d elements in the first %d dims", n, i+1)
 		}
-		n *= s.Int
+		n = int64(lo)
 	}
 	return nil
 }

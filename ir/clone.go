@@ -82,7 +82,7 @@ func (n *Node) Clone() *Node {
 		c.Inputs[i] = in
 	}
 	c.Outputs = cloneArgs(n.Outputs)
-	c.Metadata = maps.Clone(n.Metadata)
+	c.Metadata = n.Metadata.Clone()
 	if n.IsHOPSingleTensorReturn != nil {
 		b := *n.IsHOPSingleTensorReturn
 		c.IsHOPSingleTensorReturn = &b

@@ -26,7 +26,10 @@ func TestCloneIsDeepAndEqual(t *testing.T) {
 		// Mutating every part of the clone leaves the original alone.
 		before := p.Graph.Nodes[0].Inputs[0].Arg.Name
 		c.Graph.Nodes[0].Inputs[0].Arg.Name = "changed"
-		c.Graph.Nodes[0].Metadata["x"] = "y"
+		c.Graph.Nodes[0].Metadata.Set("x", "y")
+		for i := range c.Graph.Nodes[0].Metadata {
+			c.Graph.Nodes[0].Metadata[i].Value = "changed"
+		}
 		for _, m := range c.Graph.TensorValues {
 			if len(m.Sizes) > 0 {
 				m.Sizes[0] = ir.IntSym(-1)
@@ -41,6 +44,9 @@ func TestCloneIsDeepAndEqual(t *testing.T) {
 		})
 		if p.Graph.Nodes[0].Inputs[0].Arg.Name != before || p.Signature.Inputs[0].Arg.Name == "changed" {
 			t.Errorf("%s: clone shares arguments", name)
+		}
+		if md := p.Graph.Nodes[0].Metadata; md.Get("x") != "" || len(md) > 0 && md[0].Value == "changed" {
+			t.Errorf("%s: clone shares metadata", name)
 		}
 		_ = p.Graph.Walk(func(_ string, g *ir.Graph) error {
 			for _, n := range g.Nodes {

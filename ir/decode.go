@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -46,10 +47,24 @@ type decoder struct {
 	src   io.Reader
 	eof   bool
 	chunk int // what one read from src asks for (readChunk; less in tests)
-	// keys holds a copy of the key being read at each depth, when the
-	// input's bytes do not stay put.
+	// keys holds a copy of the key being read at each depth, when its
+	// bytes do not stay put (an escaped key, or reading a stream once
+	// copyKeys is set).
 	keys [][]byte
 	err  error
+
+	// Reading a stream, a key aliases the window buffer it was read in,
+	// and keyGen records that buffer's generation at the key's depth (0
+	// for a copy): fill never reuses a buffer that a live key (one at
+	// this depth or above) is in, but takes another from windows, so
+	// that keys need no copies. Once every pooled buffer holds one, keys
+	// are copied for the rest of the decode (copyKeys), which bounds what
+	// the keys keep alive to a few buffers.
+	keyGen   []uint32
+	gen      uint32 // the generation of the window's buffer
+	lastGen  uint32
+	windows  []window
+	copyKeys bool
 
 	depth, maxDepth   int
 	maxString         int
@@ -65,22 +80,25 @@ type decoder struct {
 	// argument names, metadata keys, symbolic expressions), so that each
 	// is stored once.
 	interned map[string]string
+	// recent caches interned strings by a cheap hash of their bytes: a
+	// program repeats a few strings (targets, keys) so often that a
+	// map lookup each time shows.
+	recent [256]string
 
 	// Slabs the structs of each node are carved from, for the same reason.
 	nodeSlab []Node
 	metaSlab []TensorMeta
 	exprSlab []SymExpr
+	hintSlab []Hint
 
-	// Stacks the lists being read are gathered on, so that each list is
-	// allocated once at its final length (nested lists push above).
-	argStack      []Argument
-	namedArgStack []NamedArgument
-	symIntStack   []SymInt
-	nodeStack     []*Node
-	// and the slabs short lists are carved from.
-	argSlab      []Argument
-	namedArgSlab []NamedArgument
-	symIntSlab   []SymInt
+	// Where the lists of each kind are read (see list), and the stack
+	// lists of nodes are gathered on.
+	args      list[Argument]
+	namedArgs list[NamedArgument]
+	symInts   list[SymInt]
+	metas     list[MetadataEntry]
+	nodeStack []*Node
+	// and the slab short lists of nodes are carved from.
 	nodeListSlab []*Node
 }
 
@@ -125,6 +143,58 @@ func (d *decoder) off() int { return d.base + d.pos }
 // readChunk is what one read from src asks for.
 const readChunk = 64 << 10
 
+// window is a buffer a stream is read into, and its generation.
+type window struct {
+	buf []byte
+	gen uint32
+}
+
+// maxWindows bounds the buffers a stream is read into (of readChunk
+// bytes, unless a token is longer): a program's keys that are live
+// together, one per level, fall in a few (the outermost in the first,
+// the graph's key in another, the current node's in the window's).
+const maxWindows = 8
+
+// windowFor returns a buffer of at least need bytes that no live key is
+// in, as the window's next buffer.
+func (d *decoder) windowFor(need int) []byte {
+	live := func(gen uint32) bool {
+		for k := 0; k <= d.depth && k < len(d.keyGen); k++ {
+			if d.keyGen[k] == gen {
+				return true
+			}
+		}
+		return false
+	}
+	d.lastGen++
+	d.gen = d.lastGen
+	free := -1
+	for i := range d.windows {
+		if w := &d.windows[i]; !live(w.gen) {
+			if len(w.buf) >= need {
+				w.gen = d.gen
+				return w.buf
+			}
+			free = i
+		}
+	}
+	buf := make([]byte, need)
+	switch {
+	case free >= 0:
+		// A free buffer too small for the token: replace it.
+		d.windows[free] = window{buf, d.gen}
+	case len(d.windows) < maxWindows:
+		d.windows = append(d.windows, window{buf, d.gen})
+	default:
+		// Every buffer holds a live key: forget one (its keys keep it
+		// while they live), and copy keys from now on, so that no
+		// more buffers are pinned.
+		d.copyKeys = true
+		d.windows[0] = window{buf, d.gen}
+	}
+	return buf
+}
+
 // fill reads more of src into the window, keeping what is not consumed
 // yet (from pos on: a scanner that ran out of window starts its token
 // again). It reports whether bytes came or the window moved: either way
@@ -137,10 +207,7 @@ func (d *decoder) fill() bool {
 		return false
 	}
 	keep := d.data[d.pos:]
-	buf := d.data[:cap(d.data)]
-	if len(buf) < max(d.chunk, 2*len(keep)) {
-		buf = make([]byte, max(d.chunk, 2*len(keep)))
-	}
+	buf := d.windowFor(max(d.chunk, 2*len(keep)))
 	copy(buf, keep)
 	n, err := io.ReadFull(d.src, buf[len(keep):])
 	switch err {
@@ -257,8 +324,35 @@ func (d *decoder) ws() {
 	}
 }
 
-// peek returns the next non-space byte without consuming it (0 at the end).
+// peek returns the next non-space byte without consuming it (0 at the
+// end). It runs before every token: the next byte is most often one
+// already, and that case is kept small enough to inline.
 func (d *decoder) peek() byte {
+	if uint(d.pos) < uint(len(d.data)) {
+		if c := d.data[d.pos]; c > ' ' {
+			return c
+		}
+	}
+	return d.peekSpace()
+}
+
+// cur is the byte at pos (0 past the window's end). The hottest callers
+// of peek use it, then peekSpace when it is a space or 0: peek itself is
+// just too big to inline.
+func (d *decoder) cur() byte {
+	if uint(d.pos) < uint(len(d.data)) {
+		return d.data[d.pos]
+	}
+	return 0
+}
+
+// peekSpace is peek past whitespace, or at the window's end.
+func (d *decoder) peekSpace() byte {
+	// One space, as after Python's ", " and ": ", is the common case.
+	if i := d.pos + 1; i < len(d.data) && d.data[d.pos] == ' ' && d.data[i] > ' ' {
+		d.pos = i
+		return d.data[i]
+	}
 	d.ws()
 	if d.pos < len(d.data) {
 		return d.data[d.pos]
@@ -300,20 +394,33 @@ func (d *decoder) literal(word string) bool {
 
 // null consumes a null if one comes next.
 func (d *decoder) null() bool {
-	return d.err == nil && d.peek() == 'n' && d.literal("null")
+	if d.err != nil {
+		return false
+	}
+	nb := d.cur()
+	if nb <= ' ' {
+		nb = d.peekSpace()
+	}
+	return nb == 'n' && d.literal("null")
 }
 
+// enter and count are small enough to inline: they run for every
+// object, array and element.
 func (d *decoder) enter() {
 	if d.depth++; d.depth > d.maxDepth {
-		d.failLimit(limits.JSONDepth.Exceeded())
+		d.tooDeep()
 	}
 }
+
+func (d *decoder) tooDeep() { d.failLimit(limits.JSONDepth.Exceeded()) }
 
 func (d *decoder) count() {
 	if d.values++; d.values > d.maxValues {
-		d.failLimit(limits.Values.Exceeded())
+		d.tooMany()
 	}
 }
+
+func (d *decoder) tooMany() { d.failLimit(limits.Values.Exceeded()) }
 
 // Objects:
 //
@@ -331,10 +438,15 @@ func (d *decoder) open(bracket byte, what string, nullable bool) bool {
 	if d.err != nil {
 		return false
 	}
-	switch d.peek() {
+	nb := d.cur()
+	if nb <= ' ' {
+		nb = d.peekSpace()
+	}
+	switch nb {
 	case bracket:
 		d.pos++
 		d.enter()
+		d.newKeySlot()
 		return d.err == nil
 	case 'n':
 		if nullable && d.null() {
@@ -349,7 +461,11 @@ func (d *decoder) firstKey() ([]byte, bool) {
 	if d.err != nil {
 		return nil, false
 	}
-	if d.peek() == '}' {
+	nb := d.cur()
+	if nb <= ' ' {
+		nb = d.peekSpace()
+	}
+	if nb == '}' {
 		d.pos++
 		d.depth--
 		return nil, false
@@ -360,6 +476,11 @@ func (d *decoder) firstKey() ([]byte, bool) {
 func (d *decoder) nextKey() ([]byte, bool) {
 	if d.err != nil {
 		return nil, false
+	}
+	// Python's separator, ", ", then the key.
+	if i, data := d.pos, d.data; i+2 < len(data) && data[i] == ',' && data[i+1] == ' ' {
+		d.pos = i + 2
+		return d.keyColon()
 	}
 	switch d.peek() {
 	case ',':
@@ -375,6 +496,32 @@ func (d *decoder) nextKey() ([]byte, bool) {
 }
 
 func (d *decoder) keyColon() ([]byte, bool) {
+	// The common key: plain, whole in the window, then ": ".
+	if i, data := d.pos, d.data; i < len(data) && data[i] == '"' {
+		start := i + 1
+		// Most keys end within their first eight bytes.
+		var j int
+		if start+8 <= len(data) {
+			if m := special8(binary.LittleEndian.Uint64(data[start:])); m != 0 {
+				j = start + bits.TrailingZeros64(m)>>3
+			} else {
+				j = plainEnd(data, start+8)
+			}
+		} else {
+			j = plainEnd(data, start)
+		}
+		if j+2 < len(data) && data[j] == '"' && data[j+1] == ':' && j-start <= d.maxString {
+			key := data[start:j]
+			if j += 2; data[j] == ' ' {
+				j++
+			}
+			d.pos = j
+			if d.src != nil {
+				key = d.streamKey(key)
+			}
+			return key, true
+		}
+	}
 	if d.peek() != '"' {
 		d.failf("want a key (a string), got %s", d.describe())
 		return nil, false
@@ -386,17 +533,55 @@ func (d *decoder) keyColon() ([]byte, bool) {
 		// reuse, or in a window that reading the value moves: keep a
 		// copy for the key's errors, in the slot of this object's depth
 		// (its next key replaces it).
-		for len(d.keys) <= d.depth {
-			d.keys = append(d.keys, nil)
-		}
-		d.keys[d.depth] = append(d.keys[d.depth][:0], key...)
-		key = d.keys[d.depth]
+		key = d.keepKey(key)
 	}
 	if d.err == nil && d.peek() != ':' {
 		d.failf("want ':' after a key, got %s", d.describe())
 	}
 	d.pos++
 	return key, d.err == nil
+}
+
+// newKeySlot clears the key slot of the depth just entered: the key left
+// there is its last object's, which has ended, and must not keep its
+// buffer from reuse (see keyGen).
+func (d *decoder) newKeySlot() {
+	if d.depth < len(d.keyGen) {
+		d.keyGen[d.depth] = 0
+	}
+}
+
+// streamKey keeps a key read from a stream for as long as its object is
+// read: in the window, its buffer's generation recorded (see keyGen), or
+// as a copy.
+func (d *decoder) streamKey(key []byte) []byte {
+	if d.copyKeys || d.depth >= len(d.keyGen) {
+		return d.keepKey(key)
+	}
+	d.keyGen[d.depth] = d.gen
+	return key
+}
+
+// keepKey copies a key to the slot of this object's depth (its next key
+// replaces it).
+func (d *decoder) keepKey(key []byte) []byte {
+	if d.depth < len(d.keyGen) {
+		d.keyGen[d.depth] = 0
+	}
+	if d.depth < len(d.keys) {
+		// The slot usually has room: reslicing it in place writes no
+		// pointer.
+		if k := &d.keys[d.depth]; len(key) <= cap(*k) {
+			*k = (*k)[:len(key)]
+			copy(*k, key)
+			return *k
+		}
+	}
+	for len(d.keys) <= d.depth {
+		d.keys = append(d.keys, nil)
+	}
+	d.keys[d.depth] = append(make([]byte, 0, max(32, len(key))), key...)
+	return d.keys[d.depth]
 }
 
 // Arrays:
@@ -412,7 +597,11 @@ func (d *decoder) firstElem() bool {
 	if d.err != nil {
 		return false
 	}
-	if d.peek() == ']' {
+	nb := d.cur()
+	if nb <= ' ' {
+		nb = d.peekSpace()
+	}
+	if nb == ']' {
 		d.pos++
 		d.depth--
 		return false
@@ -424,6 +613,11 @@ func (d *decoder) firstElem() bool {
 func (d *decoder) nextElem() bool {
 	if d.err != nil {
 		return false
+	}
+	if i, data := d.pos, d.data; i+1 < len(data) && data[i] == ',' && data[i+1] == ' ' {
+		d.pos = i + 2
+		d.count()
+		return d.err == nil
 	}
 	switch d.peek() {
 	case ',':
@@ -447,13 +641,18 @@ func (d *decoder) openUnion(union string) ([]byte, int, bool) {
 	if d.err != nil {
 		return nil, 0, false
 	}
-	if d.peek() != '{' {
+	nb := d.cur()
+	if nb <= ' ' {
+		nb = d.peekSpace()
+	}
+	if nb != '{' {
 		d.failf("%s: want an object with one member, got %s", union, d.describe())
 		return nil, 0, false
 	}
 	start := d.off()
 	d.pos++
 	d.enter()
+	d.newKeySlot()
 	if d.err == nil && d.peek() == '}' {
 		d.failOff(start, "%s: want exactly one member, got 0", union)
 	}
@@ -468,7 +667,11 @@ func (d *decoder) closeUnion(union string, start int) {
 	if d.err != nil {
 		return
 	}
-	switch d.peek() {
+	nb := d.cur()
+	if nb <= ' ' {
+		nb = d.peekSpace()
+	}
+	switch nb {
 	case '}':
 		d.pos++
 		d.depth--
@@ -490,18 +693,27 @@ func (d *decoder) stringBytes(name bool) []byte {
 	if d.err != nil {
 		return nil
 	}
-	if d.peek() != '"' {
+	nb := d.cur()
+	if nb <= ' ' {
+		nb = d.peekSpace()
+	}
+	if nb != '"' {
 		d.failf("want a string, got %s", d.describe())
 		return nil
 	}
 	start := d.pos + 1
 	data := d.data
-	for i := start; i < len(data); {
-		// Skip eight plain bytes at a time: most of a program is text.
-		for i+8 <= len(data) && plain8(binary.LittleEndian.Uint64(data[i:])) {
-			i += 8
+	// A short plain string ends in its first eight bytes.
+	if start+8 <= len(data) {
+		if m := special8(binary.LittleEndian.Uint64(data[start:])); m != 0 {
+			if i := start + bits.TrailingZeros64(m)>>3; data[i] == '"' && i-start <= d.maxString {
+				d.pos = i + 1
+				return data[start:i]
+			}
 		}
-		if i >= len(data) {
+	}
+	for i := start; i < len(data); {
+		if i = plainEnd(data, i); i >= len(data) {
 			break
 		}
 		c := data[i]
@@ -546,12 +758,31 @@ func (d *decoder) stringBytes(name bool) []byte {
 	return nil
 }
 
-// plain8 reports whether none of the eight bytes of w needs a look: no
-// quote, no backslash, no control character, nothing past ASCII.
-func plain8(w uint64) bool {
+// plainEnd returns the index of the first byte from i on that needs a
+// look in a string (see special8), or len(data). Most of a program is
+// text: it goes eight bytes at a time.
+func plainEnd(data []byte, i int) int {
+	for ; i+8 <= len(data); i += 8 {
+		if m := special8(binary.LittleEndian.Uint64(data[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(data); i++ {
+		if c := data[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+			break
+		}
+	}
+	return i
+}
+
+// special8 marks (with the high bit of its byte) the bytes of w that
+// need a look: a quote, a backslash, a control character or a byte past
+// ASCII. A mark may also fall above a marked byte (a borrow carries),
+// never below one: the lowest mark is exact, and it is the one used.
+func special8(w uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	hasZero := func(x uint64) uint64 { return (x - ones) & ^x & highs }
-	return (w|hasZero(w^(ones*'"'))|hasZero(w^(ones*'\\'))|((w-ones*0x20) & ^w))&highs == 0
+	zero := func(x uint64) uint64 { return (x - ones) & ^x }
+	return (w | zero(w^(ones*'"')) | zero(w^(ones*'\\')) | (w-ones*0x20)&^w) & highs
 }
 
 // escapedString finishes a string that has escapes, from i (a backslash).
@@ -564,6 +795,13 @@ func (d *decoder) escapedString(start, i int, name bool) []byte {
 			d.pos = start
 			d.failLimit(&limits.Error{Limit: limits.StringBytes, Got: int64(len(buf)), Max: int64(d.maxString), AtLeast: true})
 			return nil
+		}
+		// Copy the plain run up to the next byte that needs a look, no
+		// further than one byte past the limit.
+		if j := min(plainEnd(data, i), i+d.maxString+1-len(buf)); j > i {
+			buf = append(buf, data[i:j]...)
+			i = j
+			continue
 		}
 		c := data[i]
 		switch {
@@ -672,6 +910,28 @@ func hex4(data []byte, i int) (rune, bool) {
 	return r, true
 }
 
+// plainString reads, when the window holds them whole at pos, the bytes
+// prefix, a plain string's text (no escape, nothing past ASCII; prefix
+// ends with its opening quote), its closing quote and the bytes suffix,
+// and returns the text: the whole of a small value the schema writes
+// often ({"name": "x"}), read without its tokens. It reads nothing, and
+// says false, for anything else, which the token-by-token reader then
+// reads (or refuses). The caller checks that the objects prefix opens fit
+// the depth limit; strings are checked here.
+func (d *decoder) plainString(prefix, suffix string) ([]byte, bool) {
+	data, i := d.data, d.pos
+	if len(data)-i < len(prefix) || string(data[i:i+len(prefix)]) != prefix {
+		return nil, false
+	}
+	start := i + len(prefix)
+	j := plainEnd(data, start)
+	if j-start > d.maxString || len(data)-j <= len(suffix) || data[j] != '"' || string(data[j+1:j+1+len(suffix)]) != suffix {
+		return nil, false
+	}
+	d.pos = j + 1 + len(suffix)
+	return data[start:j], true
+}
+
 // str reads a string (null reads as "").
 func (d *decoder) str(name bool) string {
 	if d.null() {
@@ -709,12 +969,31 @@ func (d *decoder) intern(b []byte) string {
 	if len(b) > maxInterned {
 		return d.save(b)
 	}
-	if s, ok := d.interned[string(b)]; ok {
-		return s
+	slot := &d.recent[internHash(b)]
+	if *slot == string(b) && len(b) > 0 {
+		return *slot
 	}
-	s := d.save(b)
-	d.interned[s] = s
+	s, ok := d.interned[string(b)]
+	if !ok {
+		s = d.save(b)
+		d.interned[s] = s
+	}
+	*slot = s
 	return s
+}
+
+// internHash is the slot of recent for b: its length and up to eight of
+// its last bytes, mixed.
+func internHash(b []byte) uint8 {
+	var w uint64
+	if n := len(b); n >= 8 {
+		w = binary.LittleEndian.Uint64(b[n-8:])
+	} else {
+		for _, c := range b {
+			w = w<<8 | uint64(c)
+		}
+	}
+	return uint8((w ^ uint64(len(b))*0x9e3779b97f4a7c15) * 0xff51afd7ed558ccd >> 56)
 }
 
 // name reads the name of a value, node or FQN.
@@ -809,9 +1088,50 @@ func numberByte(c byte) bool {
 	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
 }
 
+// fastInt parses the integer at i when it is plain: an optional '-', at
+// most 18 digits without a leading zero, and a byte after it in data that
+// cannot continue a number. Anything else is number's to read (and
+// refuse).
+func fastInt(data []byte, i int) (int64, int, bool) {
+	neg := i < len(data) && data[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var v int64
+	for ; i < len(data) && i-start <= 18; i++ {
+		c := data[i] - '0'
+		if c > 9 {
+			break
+		}
+		v = v*10 + int64(c)
+	}
+	n := i - start
+	if n == 0 || n > 18 || n > 1 && data[start] == '0' || i >= len(data) || numberByte(data[i]) {
+		return 0, 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return v, i, true
+}
+
 // int64 reads an integer (null reads as 0).
 func (d *decoder) int64() int64 {
-	if d.err != nil || d.null() {
+	if d.err != nil {
+		return 0
+	}
+	nb := d.cur()
+	if nb <= ' ' {
+		nb = d.peekSpace()
+	}
+	if c := nb; c == '-' || c >= '0' && c <= '9' {
+		if v, end, ok := fastInt(d.data, d.pos); ok {
+			d.pos = end
+			return v
+		}
+	}
+	if d.null() {
 		return 0
 	}
 	start := d.off()
@@ -1010,6 +1330,47 @@ func (d *decoder) stringMap() map[string]string {
 		d.wrapName(k)
 	}
 	return m
+}
+
+// metadata reads a node's metadata, sorted as it goes; a key given twice
+// takes its last value.
+func (d *decoder) metadata() Metadata {
+	if !d.openObject(true) {
+		return nil
+	}
+	l := d.metas.begin()
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		d.count()
+		k := d.intern(key)
+		var v string
+		if k == "nn_module_stack" {
+			v = d.common(false)
+		} else {
+			v = d.text()
+		}
+		d.wrapName(k)
+		// Insert in order: export writes a few keys, mostly in the
+		// same order, so this is a step or two.
+		got := l.elems()
+		i := len(got)
+		for i > 0 && got[i-1].Key > k {
+			i--
+		}
+		if i > 0 && got[i-1].Key == k {
+			got[i-1].Value = v
+			continue
+		}
+		e := l.next()
+		*e = MetadataEntry{k, v}
+		l.done(e)
+		if i < len(got) {
+			// Out of order: move it to i.
+			all := l.elems()
+			copy(all[i+1:], all[i:len(all)-1])
+			all[i] = MetadataEntry{k, v}
+		}
+	}
+	return l.end()
 }
 
 func (d *decoder) intMap() map[string]int64 {

@@ -348,6 +348,116 @@ func popStack[T any](stack *[]T, base int, slab *[]T) []T {
 // Lists of up to slabList elements come from slabs of slabSize.
 const slabList, slabSize = 16, 256
 
+// list is where the lists of one element type are read: straight into a
+// slab, so that an element is never copied once read (copying structs
+// with pointers costs write barriers while the collector runs), or, for a
+// list nested in one of its own kind (a subgraph's, inside a node), on a
+// stack, then copied to an allocation of its own.
+//
+//	r := d.args.begin()
+//	for ok := d.firstElem(); ok; ok = d.nextElem() {
+//		a := r.next()
+//		d.argument(a)
+//		r.done(a)
+//	}
+//	return r.end()
+//
+// (readList, for the lists whose elements are read by one method.)
+type list[T any] struct {
+	// slab holds the open list's n elements, then room for more.
+	slab []T
+	n    int
+	open bool
+	// stack holds the elements of nested lists.
+	stack []T
+}
+
+// readList reads an array (null reads as nil) into l, each element by
+// elem.
+func readList[T any](d *decoder, l *list[T], elem func(*decoder, *T)) []T {
+	if !d.openArray() {
+		return nil
+	}
+	r := l.begin()
+	for i, ok := 0, d.firstElem(); ok; i, ok = i+1, d.nextElem() {
+		e := r.next()
+		elem(d, e)
+		d.wrapIndex(i)
+		r.done(e)
+	}
+	return r.end()
+}
+
+// listRef is one list being read: in the slab (base < 0), or on the
+// stack above base.
+type listRef[T any] struct {
+	l    *list[T]
+	base int
+}
+
+func (l *list[T]) begin() listRef[T] {
+	if l.open {
+		return listRef[T]{l, len(l.stack)}
+	}
+	l.open, l.n = true, 0
+	return listRef[T]{l, -1}
+}
+
+// next returns a zero element for the caller to fill, then pass to done.
+// (A nested list's is its own: the stack may move while it is read.)
+func (r listRef[T]) next() *T {
+	l := r.l
+	if r.base >= 0 {
+		return new(T)
+	}
+	if l.n == len(l.slab) {
+		s := make([]T, max(slabSize, 2*l.n))
+		copy(s, l.slab[:l.n])
+		l.slab = s
+	}
+	l.n++
+	return &l.slab[l.n-1]
+}
+
+// done adds the element next returned to the list.
+func (r listRef[T]) done(e *T) {
+	if r.base >= 0 {
+		r.l.stack = append(r.l.stack, *e)
+	}
+}
+
+// elems is the list so far.
+func (r listRef[T]) elems() []T {
+	if r.base >= 0 {
+		return r.l.stack[r.base:]
+	}
+	return r.l.slab[:r.l.n]
+}
+
+// end returns the list (nil when empty), capped so that appending to it
+// never writes over the next.
+func (r listRef[T]) end() []T {
+	l := r.l
+	if r.base >= 0 {
+		var out []T
+		if n := len(l.stack) - r.base; n > 0 {
+			out = make([]T, n)
+			copy(out, l.stack[r.base:])
+		}
+		clear(l.stack[r.base:])
+		l.stack = l.stack[:r.base]
+		return out
+	}
+	l.open = false
+	n := l.n
+	if n == 0 {
+		return nil
+	}
+	out := l.slab[:n:n]
+	l.slab, l.n = l.slab[n:], 0
+	return out
+}
+
 // node reads a node. A node without a name (files older than schema
 // 8.16) takes its first output's name, as FX named it.
 func (d *decoder) node(n *Node) {
@@ -364,7 +474,7 @@ func (d *decoder) node(n *Node) {
 		case "outputs":
 			n.Outputs = d.argList()
 		case "metadata":
-			n.Metadata = d.stringMap()
+			n.Metadata = d.metadata()
 		case "is_hop_single_tensor_return":
 			n.IsHOPSingleTensorReturn = d.optBool()
 		case "name":
@@ -392,17 +502,7 @@ func (d *decoder) node(n *Node) {
 }
 
 func (d *decoder) namedArgList() []NamedArgument {
-	if !d.openArray() {
-		return nil
-	}
-	base := len(d.namedArgStack)
-	for ok := d.firstElem(); ok; ok = d.nextElem() {
-		var a NamedArgument
-		d.namedArgument(&a)
-		d.wrapIndex(len(d.namedArgStack) - base)
-		d.namedArgStack = append(d.namedArgStack, a)
-	}
-	return popStack(&d.namedArgStack, base, &d.namedArgSlab)
+	return readList(d, &d.namedArgs, (*decoder).namedArgument)
 }
 
 func (d *decoder) namedArgument(a *NamedArgument) {
@@ -426,22 +526,15 @@ func (d *decoder) namedArgument(a *NamedArgument) {
 
 // Arguments.
 
-func (d *decoder) argList() []Argument {
-	if !d.openArray() {
-		return nil
-	}
-	base := len(d.argStack)
-	for ok := d.firstElem(); ok; ok = d.nextElem() {
-		var a Argument
-		d.argument(&a)
-		d.wrapIndex(len(d.argStack) - base)
-		d.argStack = append(d.argStack, a)
-	}
-	return popStack(&d.argStack, base, &d.argSlab)
-}
+func (d *decoder) argList() []Argument { return readList(d, &d.args, (*decoder).argument) }
 
 // nameRef reads {"name": "..."}, the schema's TensorArgument.
 func (d *decoder) nameRef() string {
+	if d.depth < d.maxDepth {
+		if b, ok := d.plainString(`{"name": "`, `}`); ok {
+			return d.save(b)
+		}
+	}
 	var name string
 	if d.openObject(true) {
 		for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
@@ -456,6 +549,13 @@ func (d *decoder) nameRef() string {
 }
 
 func (d *decoder) argument(a *Argument) {
+	// The commonest argument, a tensor, read whole when it is plain.
+	if d.depth+2 <= d.maxDepth {
+		if b, ok := d.plainString(`{"as_tensor": {"name": "`, `}}`); ok {
+			*a = Argument{Kind: ArgTensor, Name: d.save(b)}
+			return
+		}
+	}
 	key, start, ok := d.openUnion("Argument")
 	if !ok {
 		return
@@ -668,6 +768,12 @@ func (d *decoder) optionalTensor(a *Argument) {
 }
 
 func (d *decoder) device(dev *Device) {
+	if d.depth < d.maxDepth {
+		if b, ok := d.plainString(`{"type": "`, `, "index": null}`); ok {
+			*dev = Device{Type: d.intern(b)}
+			return
+		}
+	}
 	if !d.openObject(true) {
 		return
 	}
@@ -728,19 +834,7 @@ func (d *decoder) tensorMeta(m *TensorMeta) {
 	}
 }
 
-func (d *decoder) symIntList() []SymInt {
-	if !d.openArray() {
-		return nil
-	}
-	base := len(d.symIntStack)
-	for ok := d.firstElem(); ok; ok = d.nextElem() {
-		var s SymInt
-		d.symInt(&s)
-		d.wrapIndex(len(d.symIntStack) - base)
-		d.symIntStack = append(d.symIntStack, s)
-	}
-	return popStack(&d.symIntStack, base, &d.symIntSlab)
-}
+func (d *decoder) symIntList() []SymInt { return readList(d, &d.symInts, (*decoder).symInt) }
 
 // symUnion reads the as_expr member of SymInt, SymFloat or SymBool, or
 // hands the literal member's key back to the caller.
@@ -762,7 +856,20 @@ func (d *decoder) symUnion(union, literal string, expr **SymExpr, lit func()) {
 	d.closeUnion(union, start)
 }
 
+// asIntPrefix starts the common SymInt, {"as_int": N}.
+const asIntPrefix = `{"as_int": `
+
 func (d *decoder) symInt(s *SymInt) {
+	if d.err == nil && d.depth < d.maxDepth && d.peek() == '{' {
+		// The literal, read whole when it is plain.
+		if data, i := d.data, d.pos+len(asIntPrefix); i < len(data) && string(data[d.pos:i]) == asIntPrefix {
+			if v, end, ok := fastInt(data, i); ok && data[end] == '}' {
+				*s = SymInt{Int: v}
+				d.pos = end + 1
+				return
+			}
+		}
+	}
 	s.Int = 0
 	d.symUnion("SymInt", "as_int", &s.Expr, func() { s.Int = d.int64() })
 }
@@ -788,7 +895,7 @@ func (d *decoder) symExpr(e *SymExpr) {
 		case "hint":
 			e.Hint = nil
 			if !d.null() {
-				e.Hint = new(Hint)
+				e.Hint = carve(&d.hintSlab)
 				d.hint(e.Hint)
 			}
 		default:

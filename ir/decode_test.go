@@ -1,7 +1,9 @@
 package ir
 
 import (
+	"encoding/binary"
 	"errors"
+	"math/bits"
 	"strings"
 	"testing"
 
@@ -103,7 +105,7 @@ func TestDecodeAcceptsWhatPythonWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := p.Graph.Nodes[0]
-	if n.Name != "né😀" || n.Metadata["stack_trace"] != "line\n\t\"x\" \ufffd" || n.Outputs[0].Name != "o" || p.TorchVersion != "<=2.4" {
+	if n.Name != "né😀" || n.Metadata.Get("stack_trace") != "line\n\t\"x\" \ufffd" || n.Outputs[0].Name != "o" || p.TorchVersion != "<=2.4" {
 		t.Errorf("decoded %+v, %q", n, p.TorchVersion)
 	}
 	if m, ok := p.Graph.TensorValues["o"]; !ok || m != nil {
@@ -129,16 +131,34 @@ func TestDeepErrorStaysSmall(t *testing.T) {
 	}
 }
 
-func TestPlain8(t *testing.T) {
+// TestSpecial8: the lowest mark of special8 is the first byte that needs
+// a look, whatever the bytes around it (a borrow from one mark must not
+// put a false one below it), and a word of plain bytes has none.
+func TestSpecial8(t *testing.T) {
+	special := func(b byte) bool { return b < 0x20 || b >= 0x80 || b == '"' || b == '\\' }
+	word := func(w []byte) uint64 { return binary.LittleEndian.Uint64(w) }
 	for b := 0; b < 256; b++ {
 		for pos := 0; pos < 8; pos++ {
-			w := []byte("abcdefgh")
-			w[pos] = byte(b)
-			want := b >= 0x20 && b < 0x80 && b != '"' && b != '\\'
-			got := plain8(uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-				uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56)
-			if got != want {
-				t.Fatalf("byte %#x at %d: plain8 %v", b, pos, got)
+			for _, after := range []byte{'a', 0, 0x1f, '"', '\\', 0x80, 0xff, ' ', '!', '#', '[', ']'} {
+				w := []byte("abcdefgh")
+				w[pos] = byte(b)
+				for k := pos + 1; k < 8; k++ {
+					w[k] = after
+				}
+				want := 8
+				for k := range w {
+					if special(w[k]) {
+						want = k
+						break
+					}
+				}
+				got := 8
+				if m := special8(word(w)); m != 0 {
+					got = bits.TrailingZeros64(m) >> 3
+				}
+				if got != want {
+					t.Fatalf("%q: first special byte %d, special8 says %d", w, want, got)
+				}
 			}
 		}
 	}

@@ -35,7 +35,10 @@ type dtypeInfo struct {
 	size  int    // bytes per element
 }
 
-var dtypes = map[ScalarType]dtypeInfo{
+// dtypes is indexed by the schema's number (a table, not a map: tensor
+// metadata checks look a dtype up for every value of a program); the
+// numbers it leaves out are not dtypes (their size is 0).
+var dtypes = [...]dtypeInfo{
 	Uint8:          {"u8", "torch.uint8", 1},
 	Int8:           {"i8", "torch.int8", 1},
 	Int16:          {"i16", "torch.int16", 2},
@@ -56,12 +59,20 @@ var dtypes = map[ScalarType]dtypeInfo{
 	Float8E5M2FNUZ: {"f8e5m2fnuz", "torch.float8_e5m2fnuz", 1},
 }
 
+// info returns t's entry, and whether t is a dtype.
+func (t ScalarType) info() (dtypeInfo, bool) {
+	if t < 0 || int(t) >= len(dtypes) || dtypes[t].size == 0 {
+		return dtypeInfo{}, false
+	}
+	return dtypes[t], true
+}
+
 // Valid reports whether t is a dtype a tensor can have.
-func (t ScalarType) Valid() bool { _, ok := dtypes[t]; return ok }
+func (t ScalarType) Valid() bool { _, ok := t.info(); return ok }
 
 // Short is the abbreviation print_readable() uses in annotations ("f32").
 func (t ScalarType) Short() string {
-	if d, ok := dtypes[t]; ok {
+	if d, ok := t.info(); ok {
 		return d.short
 	}
 	return fmt.Sprintf("dtype(%d)", int(t))
@@ -69,14 +80,14 @@ func (t ScalarType) Short() string {
 
 // Torch is the Python spelling ("torch.float32").
 func (t ScalarType) Torch() string {
-	if d, ok := dtypes[t]; ok {
+	if d, ok := t.info(); ok {
 		return d.torch
 	}
 	return fmt.Sprintf("torch.dtype(%d)", int(t))
 }
 
 // Size is the element size in bytes (0 for an invalid dtype).
-func (t ScalarType) Size() int { return dtypes[t].size }
+func (t ScalarType) Size() int { d, _ := t.info(); return d.size }
 
 func (t ScalarType) String() string { return t.Short() }
 
@@ -92,8 +103,8 @@ func (t ScalarType) IsFloat() bool {
 // ParseShortDType maps an annotation prefix ("f32", "b8") back to its dtype.
 func ParseShortDType(s string) (ScalarType, bool) {
 	for t, d := range dtypes {
-		if d.short == s {
-			return t, true
+		if d.size != 0 && d.short == s {
+			return ScalarType(t), true
 		}
 	}
 	return Unknown, false

@@ -162,6 +162,28 @@ func encodeMap[V any](e *encoder, m map[string]V, val func(V)) {
 
 func (e *encoder) stringMap(m map[string]string) { encodeMap(e, m, e.str) }
 
+// metadata writes a node's metadata sorted by key, as stringMap writes a
+// map; metadata built out of order, or with a key twice (the last value
+// counts), is put in order first.
+func (e *encoder) metadata(m Metadata) {
+	for i := 1; i < len(m); i++ {
+		if m[i-1].Key >= m[i].Key {
+			m = m.canonical()
+			break
+		}
+	}
+	e.byte('{')
+	for i := range m {
+		if i > 0 {
+			e.raw(", ")
+		}
+		e.str(m[i].Key)
+		e.raw(": ")
+		e.str(m[i].Value)
+	}
+	e.byte('}')
+}
+
 // union writes a one-member object {"key": value}.
 func (e *encoder) union(key string, value func()) {
 	e.buf = append(e.buf, '{', '"')
@@ -296,7 +318,7 @@ func (e *encoder) node(n *Node) {
 	e.raw(`, "outputs": `)
 	e.list(len(n.Outputs), func(i int) { e.argument(&n.Outputs[i]) })
 	e.raw(`, "metadata": `)
-	e.stringMap(n.Metadata)
+	e.metadata(n.Metadata)
 	e.raw(`, "is_hop_single_tensor_return": `)
 	if n.IsHOPSingleTensorReturn == nil {
 		e.raw("null")

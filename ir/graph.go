@@ -48,12 +48,12 @@ type NamedArgument struct {
 // multi-output ops list each output (named after the FX getitem that used
 // it, or `<node>_unused_<i>`), a Tensor[] return is one ArgTensors.
 type Node struct {
-	Target                  string            `json:"target"`
-	Inputs                  []NamedArgument   `json:"inputs"`
-	Outputs                 []Argument        `json:"outputs"`
-	Metadata                map[string]string `json:"metadata"`
-	IsHOPSingleTensorReturn *bool             `json:"is_hop_single_tensor_return"`
-	Name                    string            `json:"name"`
+	Target                  string          `json:"target"`
+	Inputs                  []NamedArgument `json:"inputs"`
+	Outputs                 []Argument      `json:"outputs"`
+	Metadata                Metadata        `json:"metadata"`
+	IsHOPSingleTensorReturn *bool           `json:"is_hop_single_tensor_return"`
+	Name                    string          `json:"name"`
 }
 
 // Input returns the argument with the given schema name.

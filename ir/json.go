@@ -31,6 +31,7 @@ func DecodeProgramFrom(r io.Reader) (*Program, error) { return decodeProgramFrom
 func decodeProgramFrom(r io.Reader, chunk int) (*Program, error) {
 	d := newDecoder(nil)
 	d.src, d.eof, d.chunk = r, false, chunk
+	d.keyGen = make([]uint32, 64)
 	p := new(Program)
 	if err := d.whole(func() { d.program(p) }); err != nil {
 		return nil, err

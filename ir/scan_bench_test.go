@@ -2,6 +2,8 @@ package ir
 
 import (
 	"testing"
+
+	"github.com/seam-rt/seam/internal/cputime"
 )
 
 // BenchmarkScan walks a program's JSON token by token without building
@@ -14,10 +16,12 @@ func BenchmarkScan(b *testing.B) {
 	}
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
+	cpu := cputime.Used()
 	for i := 0; i < b.N; i++ {
 		d := newDecoder(data)
 		if err := d.whole(d.skip); err != nil {
 			b.Fatal(err)
 		}
 	}
+	cputime.Report(b, cpu, b.N)
 }

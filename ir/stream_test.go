@@ -54,7 +54,7 @@ func TestDecodeFromWindow(t *testing.T) {
 	}
 	g := &Graph{Inputs: []Argument{TensorArg("x")}, Outputs: []Argument{TensorArg("x")}}
 	n := &Node{Target: "torch.ops.aten.t.default", Name: "n\u00e9\U0001F600",
-		Metadata: map[string]string{"stack_trace": "line\n\t\"x\" \\ \u2028 \U0001F600 end"}}
+		Metadata: MetadataOf(map[string]string{"stack_trace": "line\n\t\"x\" \\ \u2028 \U0001F600 end"})}
 	for _, c := range everyArgument() {
 		n.Inputs = append(n.Inputs, NamedArgument{Name: c.arg.Kind.String(), Arg: c.arg, Kind: KindKeyword})
 	}
@@ -162,4 +162,57 @@ func FuzzDecodeProgramFrom(f *testing.F) {
 			t.Fatalf("program differs from reading whole")
 		}
 	})
+}
+
+// streamDecoder decodes data as DecodeProgramFrom does and returns the
+// decoder, for its windows.
+func streamDecoder(t *testing.T, data []byte) (*decoder, *Program, error) {
+	t.Helper()
+	d := newDecoder(nil)
+	d.src, d.eof, d.chunk = bytes.NewReader(data), false, readChunk
+	d.keyGen = make([]uint32, 64)
+	p := new(Program)
+	err := d.whole(func() { d.program(p) })
+	return d, p, err
+}
+
+// TestStreamWindows: reading a program's stream, keys stay in the
+// buffers they were read into, which are reused once no live key is in
+// them (no key copied, a few buffers); where live keys pin every buffer
+// (keys at many levels far apart), keys are copied from then on, and the
+// buffers stay a few. Either way the program is what reading it whole
+// gives, errors (which name the keys) included.
+func TestStreamWindows(t *testing.T) {
+	data, err := EncodeProgram(benchChain(3000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := streamDecoder(t, data)
+	if err != nil || d.copyKeys || len(d.windows) > maxWindows || d.lastGen < 10 {
+		t.Fatalf("chain: err %v, keys copied %v, %d buffers for %d fills", err, d.copyKeys, len(d.windows), d.lastGen)
+	}
+	// Twenty levels of keys, each a window apart.
+	const levels = 20
+	gap := strings.Repeat(" ", readChunk+100)
+	for _, leaf := range []string{"1", "1.5"} {
+		in := strings.Repeat(`{"as_string_to_argument": {"k": `+gap, levels) + `{"as_int": ` + leaf + `}` + strings.Repeat(`}}`, levels)
+		doc := minimal(`{"target": "t", "outputs": [` + in + `]}`)
+		d, p, err := streamDecoder(t, []byte(doc))
+		if !d.copyKeys || len(d.windows) > maxWindows {
+			t.Errorf("deep keys: keys copied %v, %d buffers", d.copyKeys, len(d.windows))
+		}
+		want, wantErr := DecodeProgram([]byte(doc))
+		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+			t.Fatalf("deep keys: error %v, reading whole %v", err, wantErr)
+		}
+		if err == nil {
+			a, _ := EncodeProgram(p)
+			b, _ := EncodeProgram(want)
+			if !bytes.Equal(a, b) {
+				t.Fatal("deep keys: program differs from reading whole")
+			}
+		} else if !strings.Contains(err.Error(), "as_string_to_argument: k: as_string_to_argument: k: ") {
+			t.Errorf("deep keys: error %.200q does not name the keys", err)
+		}
+	}
 }

@@ -27,11 +27,11 @@ var framePattern = regexp.MustCompile(`^File "(.+)", line (\d+), in (.+)$`)
 // sourceComment is the comment FX would print above node n.
 func sourceComment(n *ir.Node) string {
 	summary := noStackTrace
-	if s, ok := stackSummary(n.Metadata["stack_trace"]); ok {
+	if s, ok := stackSummary(n.Metadata.Get("stack_trace")); ok {
 		summary = s
 	}
 	annotation := ""
-	if custom := n.Metadata["custom"]; custom != "" {
+	if custom := n.Metadata.Get("custom"); custom != "" {
 		if repr, ok := pyReprJSON(custom); ok && repr != "{}" {
 			annotation = " Annotation: " + repr
 		}

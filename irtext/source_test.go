@@ -28,7 +28,7 @@ func TestSourceComment(t *testing.T) {
 		{map[string]string{"custom": `{"stage": `}, "# No stacktrace found for following nodes"},
 	}
 	for _, c := range cases {
-		if got := sourceComment(&ir.Node{Metadata: c.meta}); got != c.want {
+		if got := sourceComment(&ir.Node{Metadata: ir.MetadataOf(c.meta)}); got != c.want {
 			t.Errorf("%v:\n got %s\nwant %s", c.meta, got, c.want)
 		}
 	}
@@ -41,7 +41,7 @@ func FuzzSourceComment(f *testing.F) {
 	f.Add(`File "x", line 1, in f`, `{"a": {"b": "it's"}}`)
 	f.Add("", `[`)
 	f.Fuzz(func(t *testing.T, trace, custom string) {
-		c := sourceComment(&ir.Node{Metadata: map[string]string{"stack_trace": trace, "custom": custom}})
+		c := sourceComment(&ir.Node{Metadata: ir.MetadataOf(map[string]string{"stack_trace": trace, "custom": custom})})
 		if !strings.HasPrefix(c, "#") || strings.Contains(c, "\n") {
 			t.Fatalf("comment %q", c)
 		}

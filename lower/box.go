@@ -15,7 +15,7 @@ func boxNode(box, v string, t ir.ValueType) *created {
 			{Name: "dtype", Arg: ir.ScalarTypeArg(backend.BoxDType(t)), Kind: ir.KindKeyword},
 		},
 		Outputs:  []ir.Argument{ir.TensorArg(box)},
-		Metadata: map[string]string{},
+		Metadata: ir.Metadata{},
 	}
 	return &created{node: n, tensors: map[string]*ir.TensorMeta{box: boxMeta(t)}}
 }
@@ -36,7 +36,7 @@ func (gc *graphCut) unboxNode(v, box string) *created {
 		Target:   "torch.ops.aten._local_scalar_dense.default",
 		Inputs:   []ir.NamedArgument{positional("self", ir.TensorArg(box))},
 		Outputs:  []ir.Argument{symRef(v, gc.typeOf(v))},
-		Metadata: map[string]string{},
+		Metadata: ir.Metadata{},
 	}
 	c := &created{node: n}
 	gc.copyMeta(c, v)

@@ -12,7 +12,7 @@ func (gc *graphCut) callNode(io *moduleIO) *ir.Node {
 		Name:     gc.lw.names.fresh("executorch_call_delegate"),
 		Target:   ir.DelegateTarget,
 		Inputs:   []ir.NamedArgument{positional(io.name, ir.StringArg(io.name))},
-		Metadata: map[string]string{},
+		Metadata: ir.Metadata{},
 	}
 	for i, v := range io.inputs {
 		n.Inputs = append(n.Inputs, positional(fmt.Sprintf("delegate_arg_%d", i), gc.parentArg(v, io)))

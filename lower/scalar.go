@@ -80,7 +80,7 @@ func symSizeNode(name, tensor string, dim int, expr string) *created {
 		Target:   "torch.ops.aten.sym_size.int",
 		Inputs:   []ir.NamedArgument{positional("self", ir.TensorArg(tensor)), positional("dim", ir.IntArg(int64(dim)))},
 		Outputs:  []ir.Argument{ir.SymIntRef(name)},
-		Metadata: map[string]string{},
+		Metadata: ir.Metadata{},
 	}}
 	c.symValue(name, ir.ValueSymInt, expr)
 	return c
@@ -318,7 +318,7 @@ func (em *emitter) node(target string, params []string, args []ir.Argument, t ir
 	if name == "" {
 		name = em.lw.names.fresh(baseName(target))
 	}
-	n := &ir.Node{Name: name, Target: target, Outputs: []ir.Argument{symRef(name, t)}, Metadata: map[string]string{}}
+	n := &ir.Node{Name: name, Target: target, Outputs: []ir.Argument{symRef(name, t)}, Metadata: ir.Metadata{}}
 	for i, a := range args {
 		n.Inputs = append(n.Inputs, positional(params[i], a))
 	}

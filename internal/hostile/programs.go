@@ -40,12 +40,12 @@ func staticMeta(cols int64) *ir.TensorMeta {
 }
 
 // metadata is what export records for a node: where it was traced from.
-func metadata(name, target string) map[string]string {
-	return map[string]string{
+func metadata(name, target string) ir.Metadata {
+	return ir.MetadataOf(map[string]string{
 		"stack_trace":     fmt.Sprintf("File \"model.py\", line 42, in forward\n    %s = torch.%s(x)", name, target),
 		"nn_module_stack": "L__self__,,__main__.Model",
 		"torch_fn":        name + "_1;builtin_function_or_method." + target,
-	}
+	})
 }
 
 func node(target, name string, inputs ...ir.NamedArgument) *ir.Node {

@@ -1,0 +1,89 @@
+package ir
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/seam-rt/seam/limits"
+)
+
+// slowForm writes data so that none of the decoder's whole-value fast
+// paths applies (a space after every '{', before every ':' and after
+// every '"' that opens a name), leaving its meaning alone: what it
+// decodes to must be what data decodes to.
+func slowForm(data []byte) []byte {
+	data = bytes.ReplaceAll(data, []byte(`{"`), []byte(`{ "`))
+	return bytes.ReplaceAll(data, []byte(`": `), []byte(`" : `))
+}
+
+var byteOffset = regexp.MustCompile(`at byte \d+`)
+
+// TestFastPathsDecodeAsTokens: the fast paths (plain strings, keys,
+// integers, {"name": ...}, {"as_tensor": ...}, {"as_int": N}, devices)
+// decode what reading token by token decodes, for every argument kind,
+// escaped and non-ASCII names, and at the edges of the depth and string
+// limits, where they must refuse what the tokens refuse.
+func TestFastPathsDecodeAsTokens(t *testing.T) {
+	g := &Graph{Inputs: []Argument{TensorArg("x")}, Outputs: []Argument{TensorArg("é\"x\\")}}
+	n := &Node{Target: "torch.ops.aten.t.default", Name: "n\u00e9\U0001F600",
+		Outputs:  []Argument{TensorArg("é\"x\\"), TensorArg(""), TensorArg("plain_name_longer_than_eight")},
+		Metadata: MetadataOf(map[string]string{"stack_trace": "a\nb", "k": "v"})}
+	for _, c := range everyArgument() {
+		n.Inputs = append(n.Inputs, NamedArgument{Name: c.arg.Kind.String(), Arg: c.arg, Kind: KindKeyword})
+	}
+	n.Inputs = append(n.Inputs, NamedArgument{Name: "i", Arg: IntArg(-123456789012345678)},
+		NamedArgument{Name: "j", Arg: IntArg(1234567890123456789)}, NamedArgument{Name: "z", Arg: IntArg(0)})
+	g.Nodes = []*Node{n}
+	g.TensorValues = map[string]*TensorMeta{"x": {DType: Float32, Sizes: []SymInt{IntSym(6), IntSym(-1)},
+		Device: Device{Type: "cpu"}, Strides: []SymInt{IntSym(1 << 40)}, StorageOffset: IntSym(0)}}
+	data, err := EncodeProgram(&Program{Graph: g, SchemaVersion: CurrentSchema})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(label string, in []byte) {
+		t.Helper()
+		fast, ferr := DecodeProgram(in)
+		slow, serr := DecodeProgram(slowForm(in))
+		// The same error, but for its offset (the slow form is longer).
+		if (ferr == nil) != (serr == nil) || ferr != nil && byteOffset.ReplaceAllString(ferr.Error(), "") != byteOffset.ReplaceAllString(serr.Error(), "") {
+			t.Fatalf("%s: fast paths %v, tokens %v", label, ferr, serr)
+		}
+		if ferr != nil {
+			return
+		}
+		a, _ := EncodeProgram(fast)
+		b, _ := EncodeProgram(slow)
+		if !bytes.Equal(a, b) {
+			t.Fatalf("%s: fast paths and tokens decode differently:\n%s\n%s", label, a, b)
+		}
+	}
+	same("program", data)
+	defer limits.Reset()
+	for depth := 1; depth <= 12; depth++ {
+		if err := limits.Set("json-depth", fmt.Sprint(depth)); err != nil {
+			t.Fatal(err)
+		}
+		same(fmt.Sprintf("depth %d", depth), data)
+	}
+	limits.Reset()
+	for size := 0; size <= 30; size++ {
+		if err := limits.Set("string-bytes", fmt.Sprint(size)); err != nil {
+			t.Fatal(err)
+		}
+		same(fmt.Sprintf("strings of %d bytes", size), data)
+	}
+	limits.Reset()
+	// Near misses of each fast path's pattern.
+	for _, v := range []string{
+		`{"as_tensor": {"name": "x" }}`, `{"as_tensor": {"name": "x"}, "as_int": 1}`, `{"as_tensor": {"name": "x", "k": 1}}`,
+		`{"as_tensor": {"name": "x\u0041"}}`, `{"as_tensor": {"name": "x`, `{"as_tensor": {"name": 1}}`,
+		`{"as_ints": [1, -0, 2]}`, `{"as_ints": [01]}`, `{"as_ints": [1.0]}`, `{"as_ints": [12345678901234567890]}`,
+		`{"as_ints": [-9223372036854775808, 9223372036854775807]}`, `{"as_ints": [1e3]}`, `{"as_ints": [-]}`,
+	} {
+		in := strings.Replace(string(data), `{"as_tensor": {"name": "x"}}`, v, 1)
+		same(v, []byte(in))
+	}
+}
