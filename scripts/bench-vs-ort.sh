@@ -5,7 +5,10 @@
 #     ../shared/tools), ratios first, in interleaved rounds;
 #  2. the matrix kernel on that core against OpenBLAS (through torch.mm);
 #  3. every core: seam on one goroutine against two (--threads), per fixture
-#     and for a 1024² product.
+#     and for a 1024² product;
+#  4. reading and partitioning on that core, in CPU time (go test benchmarks:
+#     gpt2_l12 and the generated 64,000- and 200,000-node programs), beside
+#     Python's json.loads on the same bytes.
 # Needs ../shared/tools, node with ONNX Runtime (setup-ort.sh) and torch.
 # SEAM_BENCH_TIME (default 1s) is seam's time per figure and round.
 set -euo pipefail
@@ -41,6 +44,13 @@ echo
 echo "## $cores cores: seam on one goroutine and on $cores"
 section "$bin/seam" bench run --threads "$cores" --time "$t" --rounds 3
 section "$bin/seam" bench gemm --threads "$cores" --time "$t" --rounds 5
+echo
+echo "## reading and partitioning, one core (taskset -c 0), CPU time per operation"
+json="$bin/json"
+mkdir -p "$json"
+section taskset -c 0 go test ./pt2 -run NONE -bench 'DecodeProgram/(gpt2_l12|chain_64000|chain_200000)(/stream)?$' -benchtime 5x -args -json-dir "$json"
+section taskset -c 0 /usr/bin/python3 scripts/json_loads.py "$json/gpt2_l12.json" "$json/chain_64000.json"
+section taskset -c 0 go test ./cmd/seam -run NONE -bench 'PartitionReport' -benchtime 5x
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 exit "$status"
