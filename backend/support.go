@@ -89,6 +89,10 @@ type IndexedJudge struct {
 	g      *ir.Graph
 	du     *ir.DefUse
 	values []Reason // per value: Supported+1 once accepted
+	// allAccepted: every tensor of the graph has a dtype and size the
+	// profile takes (asked once, at the first node with values), so no
+	// value needs looking up (0: not asked yet, 1: no, 2: yes).
+	allAccepted uint8
 	// ops remembers what the op patterns say of each op: a graph has
 	// thousands of nodes for each of its few ops.
 	ops *memo.Strings[opJudgement]
@@ -122,19 +126,43 @@ func (j *IndexedJudge) Supports(i int) Verdict {
 // is written again for each node using a refused value; only the
 // accepted ones are remembered).
 func (j *IndexedJudge) refused(ids []ir.ValueID) Verdict {
+	if j.allAccepted == 0 {
+		j.allAccepted = 1
+		if j.p.acceptsAll(j.g) {
+			j.allAccepted = 2
+		}
+	}
+	if j.allAccepted == 2 {
+		return Verdict{}
+	}
 	for _, id := range ids {
 		if j.values[id] == Supported+1 {
 			continue
 		}
 		c := valueCheck{p: j.p}
-		val := j.du.Value(id)
-		c.checkMeta(val.Name, val.Tensor)
+		c.checkMeta(j.du.Value(id).Name, j.du.Tensor(id))
 		if !c.v.OK() {
 			return c.v
 		}
 		j.values[id] = Supported + 1
 	}
 	return Verdict{}
+}
+
+// acceptsAll reports whether p takes every tensor of g's tensor_values
+// (a value that is not a tensor it always takes). On a large graph one
+// pass over the table, in its own order, costs far less than finding
+// each value a node uses in it.
+func (p *Profile) acceptsAll(g *ir.Graph) bool {
+	if len(p.DTypes) == 0 && p.DynamicShapes {
+		return true
+	}
+	for _, m := range g.TensorValues {
+		if m != nil && (!p.AcceptsDType(m.DType) || !p.DynamicShapes && !m.IsStatic()) {
+			return false
+		}
+	}
+	return true
 }
 
 // opVerdict judges n by its op and name alone (and whether it calls a
