@@ -2,7 +2,6 @@ package backend
 
 import (
 	"fmt"
-	"unsafe"
 
 	"github.com/seam-rt/seam/internal/memo"
 	"github.com/seam-rt/seam/ir"
@@ -153,56 +152,46 @@ func (j *IndexedJudge) refused(ids []ir.ValueID) Verdict {
 // acceptsAll reports whether p takes every tensor of g's tensor_values
 // (a value that is not a tensor it always takes). On a large graph one
 // pass over the table costs far less than finding each value a node uses
-// in it, provided the metadata is read in the order it lies in memory
-// (inMemoryOrder): the map's own order misses the cache at each entry.
+// in it. The entries are gathered a batch at a time and judged in a loop
+// of a few instructions: judged as the map is walked, each entry's cache
+// miss waited for the walk's next step; in the tight loop the processor
+// has many in flight.
 func (p *Profile) acceptsAll(g *ir.Graph) bool {
 	if len(p.DTypes) == 0 && p.DynamicShapes {
 		return true
 	}
-	for _, m := range inMemoryOrder(g.TensorValues) {
-		if !p.AcceptsDType(m.DType) || !p.DynamicShapes && !m.IsStatic() {
-			return false
+	// accepted[t] for the dtypes p takes; any other (or out of range) is
+	// asked of AcceptsDType.
+	var accepted [64]bool
+	for t := range accepted {
+		accepted[t] = p.AcceptsDType(ir.ScalarType(t))
+	}
+	judge := func(ms []*ir.TensorMeta) bool {
+		for _, m := range ms {
+			if t := m.DType; (uint(t) >= uint(len(accepted)) || !accepted[t]) && !p.AcceptsDType(t) {
+				return false
+			}
+			if !p.DynamicShapes && !m.IsStatic() {
+				return false
+			}
+		}
+		return true
+	}
+	var batch [256]*ir.TensorMeta
+	n := 0
+	for _, m := range g.TensorValues {
+		if m == nil {
+			continue
+		}
+		batch[n] = m
+		if n++; n == len(batch) {
+			if !judge(batch[:]) {
+				return false
+			}
+			n = 0
 		}
 	}
-	return true
-}
-
-// inMemoryOrder lists the metadata of a tensor_values table (nil entries
-// left out) roughly by address: a counting sort into buckets of a few
-// entries' span each, which for a program just decoded is the order it
-// was read in.
-func inMemoryOrder(metas map[string]*ir.TensorMeta) []*ir.TensorMeta {
-	ms := make([]*ir.TensorMeta, 0, len(metas))
-	lo, hi := ^uintptr(0), uintptr(0)
-	for _, m := range metas {
-		if m != nil {
-			ms = append(ms, m)
-			at := uintptr(unsafe.Pointer(m))
-			lo, hi = min(lo, at), max(hi, at)
-		}
-	}
-	if len(ms) < 1024 {
-		return ms
-	}
-	buckets := len(ms) / 4
-	shift := 0
-	for (hi-lo)>>shift >= uintptr(buckets) {
-		shift++
-	}
-	start := make([]int32, buckets+1)
-	for _, m := range ms {
-		start[(uintptr(unsafe.Pointer(m))-lo)>>shift+1]++
-	}
-	for b := 1; b <= buckets; b++ {
-		start[b] += start[b-1]
-	}
-	sorted := make([]*ir.TensorMeta, len(ms))
-	for _, m := range ms {
-		b := (uintptr(unsafe.Pointer(m)) - lo) >> shift
-		sorted[start[b]] = m
-		start[b]++
-	}
-	return sorted
+	return judge(batch[:n])
 }
 
 // opVerdict judges n by its op and name alone (and whether it calls a
