@@ -8,7 +8,9 @@ import (
 // DefUse indexes a graph's values: the node that defines each, the nodes
 // that use it and whether the graph's outputs do. Partitioning, lowering
 // and reports read it instead of each walking the graph for itself. It
-// describes the graph as it was when the index was made.
+// describes the graph as it was when the index was made, but for the
+// values' tables (tensor_values and the others), which Tensor and Type
+// read when asked.
 //
 // Each value is numbered (a ValueID) once, when the index is made, and
 // every node's reads and definitions are kept as those numbers, so a pass
