@@ -1,6 +1,7 @@
 package backend_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/seam-rt/seam/backend"
@@ -82,5 +83,59 @@ func TestIndexedNestedDelegate(t *testing.T) {
 	}
 	if got := prof.Indexed(g, g.DefUse()).Supports(0); got != want {
 		t.Errorf("indexed %v, from the arguments %v", got, want)
+	}
+}
+
+// TestSupportsIndexedLarge: on a graph with more tensors than the judge
+// checks at once, a refused dtype or symbolic size anywhere (on a value a
+// node uses, or on one no node uses) gives the verdicts judging each node
+// from its arguments gives, and a graph of accepted tensors is accepted
+// whole.
+func TestSupportsIndexedLarge(t *testing.T) {
+	strict, err := backend.Parse([]byte(`{"name": "strict", "ops": {"include": ["aten.*"]}, "dtypes": ["f32"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	static, _ := backend.Builtin("static-shapes")
+	const n = 700
+	chain := func() *ir.Graph {
+		g := &ir.Graph{Inputs: []ir.Argument{ir.TensorArg("v0")}, TensorValues: map[string]*ir.TensorMeta{}}
+		for i := 0; i <= n; i++ {
+			g.TensorValues[fmt.Sprint("v", i)] = &ir.TensorMeta{DType: ir.Float32, Sizes: []ir.SymInt{ir.IntSym(4)}}
+		}
+		for i := 1; i <= n; i++ {
+			g.Nodes = append(g.Nodes, &ir.Node{Name: fmt.Sprint("relu", i), Target: "torch.ops.aten.relu.default",
+				Inputs: []ir.NamedArgument{{Name: "self", Arg: ir.TensorArg(fmt.Sprint("v", i-1))}}, Outputs: []ir.Argument{ir.TensorArg(fmt.Sprint("v", i))}})
+		}
+		g.Outputs = []ir.Argument{ir.TensorArg(fmt.Sprint("v", n))}
+		return g
+	}
+	for _, bad := range []string{"", "v0", "v300", fmt.Sprint("v", n), "unused"} {
+		for _, prof := range []*backend.Profile{strict, static} {
+			g := chain()
+			if bad != "" {
+				m := &ir.TensorMeta{DType: ir.Float32, Sizes: []ir.SymInt{ir.IntSym(4)}}
+				if prof == strict {
+					m.DType = ir.Float64
+				} else {
+					m.Sizes = []ir.SymInt{ir.ExprSym("s0")}
+				}
+				g.TensorValues[bad] = m
+			}
+			judge := prof.Indexed(g, g.DefUse())
+			refused := 0
+			for i, nd := range g.Nodes {
+				want := prof.Supports(g, nd)
+				if got := judge.Supports(i); got != want {
+					t.Errorf("%s, %s refused: %s: indexed %v, from the arguments %v", prof.Name, bad, nd.Name, got, want)
+				}
+				if !want.OK() {
+					refused++
+				}
+			}
+			if wantRefused := map[string]int{"": 0, "unused": 0, "v0": 1, fmt.Sprint("v", n): 1}[bad]; bad != "v300" && refused != wantRefused || bad == "v300" && refused != 2 {
+				t.Errorf("%s, %s refused: %d nodes refused", prof.Name, bad, refused)
+			}
+		}
 	}
 }

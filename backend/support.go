@@ -89,6 +89,10 @@ type IndexedJudge struct {
 	g      *ir.Graph
 	du     *ir.DefUse
 	values []Reason // per value: Supported+1 once accepted
+	// allAccepted: every tensor of the graph has a dtype and size the
+	// profile takes (asked once, at the first node with values), so no
+	// value needs looking up (0: not asked yet, 1: no, 2: yes).
+	allAccepted uint8
 	// ops remembers what the op patterns say of each op: a graph has
 	// thousands of nodes for each of its few ops.
 	ops *memo.Strings[opJudgement]
@@ -122,19 +126,72 @@ func (j *IndexedJudge) Supports(i int) Verdict {
 // is written again for each node using a refused value; only the
 // accepted ones are remembered).
 func (j *IndexedJudge) refused(ids []ir.ValueID) Verdict {
+	if j.allAccepted == 0 {
+		j.allAccepted = 1
+		if j.p.acceptsAll(j.g) {
+			j.allAccepted = 2
+		}
+	}
+	if j.allAccepted == 2 {
+		return Verdict{}
+	}
 	for _, id := range ids {
 		if j.values[id] == Supported+1 {
 			continue
 		}
 		c := valueCheck{p: j.p}
-		val := j.du.Value(id)
-		c.checkMeta(val.Name, val.Tensor)
+		c.checkMeta(j.du.Value(id).Name, j.du.Tensor(id))
 		if !c.v.OK() {
 			return c.v
 		}
 		j.values[id] = Supported + 1
 	}
 	return Verdict{}
+}
+
+// acceptsAll reports whether p takes every tensor of g's tensor_values
+// (a value that is not a tensor it always takes). On a large graph one
+// pass over the table costs far less than finding each value a node uses
+// in it. The entries are gathered a batch at a time and judged in a loop
+// of a few instructions: judged as the map is walked, each entry's cache
+// miss waited for the walk's next step; in the tight loop the processor
+// has many in flight.
+func (p *Profile) acceptsAll(g *ir.Graph) bool {
+	if len(p.DTypes) == 0 && p.DynamicShapes {
+		return true
+	}
+	// accepted[t] for the dtypes p takes; any other (or out of range) is
+	// asked of AcceptsDType.
+	var accepted [64]bool
+	for t := range accepted {
+		accepted[t] = p.AcceptsDType(ir.ScalarType(t))
+	}
+	judge := func(ms []*ir.TensorMeta) bool {
+		for _, m := range ms {
+			if t := m.DType; (uint(t) >= uint(len(accepted)) || !accepted[t]) && !p.AcceptsDType(t) {
+				return false
+			}
+			if !p.DynamicShapes && !m.IsStatic() {
+				return false
+			}
+		}
+		return true
+	}
+	var batch [256]*ir.TensorMeta
+	n := 0
+	for _, m := range g.TensorValues {
+		if m == nil {
+			continue
+		}
+		batch[n] = m
+		if n++; n == len(batch) {
+			if !judge(batch[:]) {
+				return false
+			}
+			n = 0
+		}
+	}
+	return judge(batch[:n])
 }
 
 // opVerdict judges n by its op and name alone (and whether it calls a

@@ -8,7 +8,9 @@ import (
 // DefUse indexes a graph's values: the node that defines each, the nodes
 // that use it and whether the graph's outputs do. Partitioning, lowering
 // and reports read it instead of each walking the graph for itself. It
-// describes the graph as it was when the index was made.
+// describes the graph as it was when the index was made, but for the
+// values' tables (tensor_values and the others), which Tensor and Type
+// read when asked.
 //
 // Each value is numbered (a ValueID) once, when the index is made, and
 // every node's reads and definitions are kept as those numbers, so a pass
@@ -16,6 +18,7 @@ import (
 // on slices of integers, not on the graph's arguments and string-keyed
 // maps.
 type DefUse struct {
+	g     *Graph // for the values' tables, read when asked (Tensor, Type)
 	names nameTable
 	vals  []ValueInfo
 	// reads[readStart[i]:readStart[i+1]] are the values node i uses, each
@@ -31,23 +34,20 @@ type DefUse struct {
 // ValueID numbers a value within one DefUse.
 type ValueID int32
 
-// ValueInfo is what the index knows of one value (40 bytes: a large
-// graph has as many values as nodes).
+// ValueInfo is what the index knows of one value (32 bytes: a large
+// graph has as many values as nodes). Its tensor metadata and type are
+// not kept here: looking every value up in the graph's string-keyed
+// tables was most of the index's cost, and most passes ask about a few
+// values only (DefUse.Tensor, DefUse.Type).
 type ValueInfo struct {
 	Name string
 	// Producer is the index of the node defining the value, -1 for a
 	// graph input; Defined is false for a value nothing defines.
 	// DefUse.UsersOf lists the nodes that use it.
 	Producer int
-	// Tensor is the value's entry in the graph's tensor_values (nil for
-	// a value that is not a tensor), looked up once.
-	Tensor  *TensorMeta
-	Defined bool
+	Defined  bool
 	// GraphOutput: the graph's outputs use it.
 	GraphOutput bool
-	// Type is the table that describes the value (Graph.TypeOf), looked
-	// up once.
-	Type ValueType
 }
 
 // DefUse indexes g in one pass over its inputs, nodes and outputs.
@@ -61,6 +61,7 @@ type ValueInfo struct {
 func (g *Graph) DefUse() *DefUse {
 	n := len(g.Nodes)
 	du := &DefUse{
+		g:         g,
 		names:     newNameTable(len(g.Inputs)),
 		vals:      make([]ValueInfo, 0, n+len(g.Inputs)),
 		reads:     make([]ValueID, 0, 2*n),
@@ -138,15 +139,6 @@ func (g *Graph) DefUse() *DefUse {
 		for _, id := range du.Reads(i) {
 			du.users[fill[id]] = i
 			fill[id]++
-		}
-	}
-	for i := range du.vals {
-		v := &du.vals[i]
-		var isTensor bool
-		if v.Tensor, isTensor = g.TensorValues[v.Name]; isTensor {
-			v.Type = ValueTensor
-		} else {
-			v.Type = g.TypeOf(v.Name)
 		}
 	}
 	return du
@@ -427,6 +419,14 @@ func (du *DefUse) Values() int { return len(du.vals) }
 // Value is what the index knows of value id. The result's slices belong
 // to the index.
 func (du *DefUse) Value(id ValueID) *ValueInfo { return &du.vals[id] }
+
+// Tensor is value id's entry in the graph's tensor_values (nil for a
+// value that is not a tensor), looked up when asked.
+func (du *DefUse) Tensor(id ValueID) *TensorMeta { return du.g.TensorValues[du.vals[id].Name] }
+
+// Type is the table that describes value id (Graph.TypeOf), looked up
+// when asked.
+func (du *DefUse) Type(id ValueID) ValueType { return du.g.TypeOf(du.vals[id].Name) }
 
 // Reads are the values node i uses, each once, in order of first use (as
 // Node.ForEachInputRef visits them). The slice belongs to the index.

@@ -83,8 +83,8 @@ func TestDefUseNumbers(t *testing.T) {
 	for id := ValueID(0); int(id) < du.Values(); id++ {
 		v := du.Value(id)
 		p, ok := du.Producer(v.Name)
-		if v.Tensor != g.TensorValues[v.Name] || v.Type != g.TypeOf(v.Name) {
-			t.Errorf("value %s: tensor meta %v, type %v; the graph's %v, %v", v.Name, v.Tensor, v.Type, g.TensorValues[v.Name], g.TypeOf(v.Name))
+		if du.Tensor(id) != g.TensorValues[v.Name] || du.Type(id) != g.TypeOf(v.Name) {
+			t.Errorf("value %s: tensor meta %v, type %v; the graph's %v, %v", v.Name, du.Tensor(id), du.Type(id), g.TensorValues[v.Name], g.TypeOf(v.Name))
 		}
 		if ok != v.Defined || (ok && p != v.Producer) || !slices.Equal(du.Users(v.Name), du.UsersOf(id)) || du.IsOutput(v.Name) != v.GraphOutput {
 			t.Errorf("value %d (%s): %+v; by name: producer %d %v, users %v, output %v", id, v.Name, *v, p, ok, du.Users(v.Name), du.IsOutput(v.Name))

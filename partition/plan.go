@@ -132,7 +132,7 @@ func boundaries(p *Plan) []Boundary {
 					continue
 				}
 				seen[v] = int32(k + 1)
-				b.Inputs = append(b.Inputs, BoundaryValue{Name: val.Name, Type: val.Type, Producer: val.Producer})
+				b.Inputs = append(b.Inputs, BoundaryValue{Name: val.Name, Type: du.Type(v), Producer: val.Producer})
 			}
 			for _, v := range du.Defines(i) {
 				val := du.Value(v)
@@ -143,7 +143,7 @@ func boundaries(p *Plan) []Boundary {
 					}
 				}
 				if len(outside) > 0 || val.GraphOutput {
-					b.Outputs = append(b.Outputs, BoundaryValue{Name: val.Name, Type: val.Type, Producer: i, Users: outside, GraphOutput: val.GraphOutput})
+					b.Outputs = append(b.Outputs, BoundaryValue{Name: val.Name, Type: du.Type(v), Producer: i, Users: outside, GraphOutput: val.GraphOutput})
 				}
 			}
 		}

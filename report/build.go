@@ -181,6 +181,15 @@ func (b *builder) addModels(plan *partition.Plan, top bool, base int) int {
 		it, ok := inputItem[val.Name]
 		return it, ok
 	}
+	// typeOf is each value's type by the graph's tables, looked up once
+	// (values are read by several nodes; the index does not keep types).
+	types := make([]ir.ValueType, du.Values()) // 1 + the type; 0: not looked up
+	typeOf := func(id ir.ValueID) string {
+		if types[id] == 0 {
+			types[id] = du.Type(id) + 1
+		}
+		return (types[id] - 1).String()
+	}
 	for i, n := range g.Nodes {
 		it := item{name: n.Name, op: n.OpName(), kind: itemNode, part: -1}
 		if k := plan.PartitionOf(i); k >= 0 {
@@ -194,7 +203,7 @@ func (b *builder) addModels(plan *partition.Plan, top bool, base int) int {
 			if p, ok := producer(id, i); ok {
 				val := du.Value(id)
 				v := val.Name
-				e := edge{from: p, to: me, value: v, typ: val.Type.String()}
+				e := edge{from: p, to: me, value: v, typ: typeOf(id)}
 				if isSymbolic(e.typ) {
 					m.symbolic[v] = b.pr.Annotation(g, v)
 				}
@@ -211,7 +220,7 @@ func (b *builder) addModels(plan *partition.Plan, top bool, base int) int {
 				return
 			}
 			if p, ok := producer(id, len(g.Nodes)); ok {
-				e := edge{from: p, to: out, value: v, typ: du.Value(id).Type.String(), sink: outKinds[i]}
+				e := edge{from: p, to: out, value: v, typ: typeOf(id), sink: outKinds[i]}
 				if isSymbolic(e.typ) {
 					m.symbolic[v] = b.pr.Annotation(g, v)
 				}
