@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -56,6 +57,45 @@ func TestCheckMetasFirstByName(t *testing.T) {
 		delete(g.TensorValues, "c")
 		if err := g.checkMetas(); err == nil || err.Error() != "tensor z: null metadata" {
 			t.Errorf("%v without them: %v", names, err)
+		}
+	}
+}
+
+// TestCheckNamesNearAndFar: a name defined just before its use, far
+// before (past the values checkNames looks through first), after it, by
+// the node itself, or as a placeholder is defined; a name defined
+// nowhere is refused with the first node (or output) that uses it.
+func TestCheckNamesNearAndFar(t *testing.T) {
+	chain := func(uses map[int]string, out string) *Graph {
+		g := &Graph{Inputs: []Argument{TensorArg("x")}}
+		prev := "x"
+		for i := range 3 * nearby {
+			name := fmt.Sprintf("v%d", i)
+			in := []NamedArgument{{Name: "self", Arg: TensorArg(prev)}}
+			if u, ok := uses[i]; ok {
+				in = append(in, NamedArgument{Name: "other", Arg: TensorArg(u)})
+			}
+			g.Nodes = append(g.Nodes, &Node{Name: name, Target: "t", Inputs: in, Outputs: []Argument{TensorArg(name)}})
+			prev = name
+		}
+		g.Outputs = []Argument{TensorArg(out)}
+		return g
+	}
+	last := fmt.Sprintf("v%d", 3*nearby-1)
+	for _, c := range []struct {
+		uses map[int]string
+		out  string
+		err  string
+	}{
+		{map[int]string{5: "v4", 2 * nearby: "v0", 3: "v40", 7: "v7", 40: "x"}, last, ""},
+		{nil, "v0", ""},
+		{map[int]string{2 * nearby: "v0", 40: "y", 41: "z"}, last, `node v40 uses "y", which is never defined`},
+		{map[int]string{1: "y"}, "v0", `node v1 uses "y", which is never defined`},
+		{nil, "y", `output 0 uses "y", which is never defined`},
+	} {
+		err := chain(c.uses, c.out).checkNames()
+		if got := fmt.Sprint(err); c.err == "" && err != nil || c.err != "" && got != c.err {
+			t.Errorf("uses %v, output %s: %v, want %q", c.uses, c.out, err, c.err)
 		}
 	}
 }
