@@ -83,8 +83,9 @@ func (c *nameCheck) recent(s string) {
 }
 
 func (c *nameCheck) defined(s string) bool {
-	for i := range min(c.at, nearby) {
-		if c.last[i] == s {
+	// The most recent first: that is the value most often used.
+	for i := c.at - 1; i >= max(c.at-nearby, 0); i-- {
+		if c.last[i%nearby] == s {
 			return true
 		}
 	}
