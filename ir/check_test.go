@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -98,4 +99,69 @@ func TestCheckNamesNearAndFar(t *testing.T) {
 			t.Errorf("uses %v, output %s: %v, want %q", c.uses, c.out, err, c.err)
 		}
 	}
+}
+
+// TestCheckNamesAsEveryName: on random graphs (uses near, far, ahead,
+// of placeholders, of names never defined) checkNames gives the error
+// the plain check against the set of every defined name gives.
+func TestCheckNamesAsEveryName(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	name := func(i int) string { return fmt.Sprintf("v%d", i) }
+	for trial := range 300 {
+		nodes := 1 + rng.IntN(3*nearby)
+		g := &Graph{}
+		for i := range rng.IntN(3) {
+			g.Inputs = append(g.Inputs, TensorArg(fmt.Sprintf("p%d", i)))
+		}
+		pick := func(i int) string {
+			switch rng.IntN(8) {
+			case 0:
+				return fmt.Sprintf("p%d", rng.IntN(3)) // perhaps no such placeholder
+			case 1:
+				return name(rng.IntN(nodes + 2)) // anywhere, perhaps nowhere
+			default:
+				return name(max(i-1-rng.IntN(4), 0)) // nearby
+			}
+		}
+		for i := range nodes {
+			var in []NamedArgument
+			for range rng.IntN(3) {
+				in = append(in, NamedArgument{Name: "a", Arg: TensorArg(pick(i))})
+			}
+			g.Nodes = append(g.Nodes, &Node{Name: name(i), Target: "t", Inputs: in, Outputs: []Argument{TensorArg(name(i))}})
+		}
+		g.Outputs = []Argument{TensorArg(pick(nodes))}
+		if got, want := fmt.Sprint(g.checkNames()), fmt.Sprint(checkEveryName(g)); got != want {
+			t.Fatalf("trial %d: %s, want %s", trial, got, want)
+		}
+	}
+}
+
+// checkEveryName is checkNames done the plain way, against the set of
+// every name the graph defines.
+func checkEveryName(g *Graph) error {
+	defined := map[string]bool{}
+	for i := range g.Inputs {
+		g.Inputs[i].ForEachRef(func(n string) { defined[n] = true })
+	}
+	for _, n := range g.Nodes {
+		n.ForEachOutputRef(func(s string) { defined[s] = true })
+	}
+	for _, n := range g.Nodes {
+		for _, a := range n.Inputs {
+			for _, s := range a.Arg.Refs() {
+				if !defined[s] {
+					return fmt.Errorf("node %s uses %q, which is never defined", n.Name, s)
+				}
+			}
+		}
+	}
+	for i := range g.Outputs {
+		for _, s := range g.Outputs[i].Refs() {
+			if !defined[s] {
+				return fmt.Errorf("output %d uses %q, which is never defined", i, s)
+			}
+		}
+	}
+	return nil
 }
