@@ -35,32 +35,77 @@ func (p *Program) CheckStructure() error {
 }
 
 func (g *Graph) checkNames() error {
-	defined := make(map[string]bool, len(g.Nodes)+len(g.Inputs))
-	for i := range g.Inputs {
-		g.Inputs[i].ForEachRef(func(n string) { defined[n] = true })
-	}
-	for _, n := range g.Nodes {
-		n.ForEachOutputRef(func(s string) { defined[s] = true })
-	}
+	ns := nameCheck{g: g}
 	var err error
 	for _, n := range g.Nodes {
 		n.ForEachInputRef(func(s string) {
-			if err == nil && !defined[s] {
+			if err == nil && !ns.defined(s) {
 				err = fmt.Errorf("node %s uses %q, which is never defined", n.Name, s)
 			}
 		})
 		if err != nil {
 			return err
 		}
+		n.ForEachOutputRef(ns.recent)
 	}
 	for i := range g.Outputs {
 		g.Outputs[i].ForEachRef(func(s string) {
-			if err == nil && !defined[s] {
+			if err == nil && !ns.defined(s) {
 				err = fmt.Errorf("output %d uses %q, which is never defined", i, s)
 			}
 		})
 	}
 	return err
+}
+
+// nearby is how many of the values defined last checkNames looks
+// through before its maps.
+const nearby = 16
+
+// nameCheck says whether a graph defines a name. An export graph is in
+// topological order and most arguments name a placeholder or a value
+// defined a node or a few before: those are found among the last values
+// defined, in memory just touched, or in the small map of placeholders.
+// Only a name defined further away needs the map of every name the graph
+// defines, built the first time one does (on a long chain, never).
+type nameCheck struct {
+	g            *Graph
+	last         [nearby]string // the values defined last, a ring
+	at           int
+	placeholders map[string]bool
+	all          map[string]bool
+}
+
+// recent records s as the value defined last.
+func (c *nameCheck) recent(s string) {
+	c.last[c.at%nearby] = s
+	c.at++
+}
+
+func (c *nameCheck) defined(s string) bool {
+	// The most recent first: that is the value most often used.
+	for i := c.at - 1; i >= max(c.at-nearby, 0); i-- {
+		if c.last[i%nearby] == s {
+			return true
+		}
+	}
+	g := c.g
+	if c.placeholders == nil {
+		c.placeholders = make(map[string]bool, len(g.Inputs))
+		for i := range g.Inputs {
+			g.Inputs[i].ForEachRef(func(n string) { c.placeholders[n] = true })
+		}
+	}
+	if c.placeholders[s] {
+		return true
+	}
+	if c.all == nil {
+		c.all = make(map[string]bool, len(g.Nodes))
+		for _, n := range g.Nodes {
+			n.ForEachOutputRef(func(s string) { c.all[s] = true })
+		}
+	}
+	return c.all[s]
 }
 
 // checkMetas reports the bad tensor metadata with the first name in

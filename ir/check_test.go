@@ -1,7 +1,9 @@
 package ir
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -58,4 +60,108 @@ func TestCheckMetasFirstByName(t *testing.T) {
 			t.Errorf("%v without them: %v", names, err)
 		}
 	}
+}
+
+// TestCheckNamesNearAndFar: a name defined just before its use, far
+// before (past the values checkNames looks through first), after it, by
+// the node itself, or as a placeholder is defined; a name defined
+// nowhere is refused with the first node (or output) that uses it.
+func TestCheckNamesNearAndFar(t *testing.T) {
+	chain := func(uses map[int]string, out string) *Graph {
+		g := &Graph{Inputs: []Argument{TensorArg("x")}}
+		prev := "x"
+		for i := range 3 * nearby {
+			name := fmt.Sprintf("v%d", i)
+			in := []NamedArgument{{Name: "self", Arg: TensorArg(prev)}}
+			if u, ok := uses[i]; ok {
+				in = append(in, NamedArgument{Name: "other", Arg: TensorArg(u)})
+			}
+			g.Nodes = append(g.Nodes, &Node{Name: name, Target: "t", Inputs: in, Outputs: []Argument{TensorArg(name)}})
+			prev = name
+		}
+		g.Outputs = []Argument{TensorArg(out)}
+		return g
+	}
+	last := fmt.Sprintf("v%d", 3*nearby-1)
+	for _, c := range []struct {
+		uses map[int]string
+		out  string
+		err  string
+	}{
+		{map[int]string{5: "v4", 2 * nearby: "v0", 3: "v40", 7: "v7", 40: "x"}, last, ""},
+		{nil, "v0", ""},
+		{map[int]string{2 * nearby: "v0", 40: "y", 41: "z"}, last, `node v40 uses "y", which is never defined`},
+		{map[int]string{1: "y"}, "v0", `node v1 uses "y", which is never defined`},
+		{nil, "y", `output 0 uses "y", which is never defined`},
+	} {
+		err := chain(c.uses, c.out).checkNames()
+		if got := fmt.Sprint(err); c.err == "" && err != nil || c.err != "" && got != c.err {
+			t.Errorf("uses %v, output %s: %v, want %q", c.uses, c.out, err, c.err)
+		}
+	}
+}
+
+// TestCheckNamesAsEveryName: on random graphs (uses near, far, ahead,
+// of placeholders, of names never defined) checkNames gives the error
+// the plain check against the set of every defined name gives.
+func TestCheckNamesAsEveryName(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	name := func(i int) string { return fmt.Sprintf("v%d", i) }
+	for trial := range 300 {
+		nodes := 1 + rng.IntN(3*nearby)
+		g := &Graph{}
+		for i := range rng.IntN(3) {
+			g.Inputs = append(g.Inputs, TensorArg(fmt.Sprintf("p%d", i)))
+		}
+		pick := func(i int) string {
+			switch rng.IntN(8) {
+			case 0:
+				return fmt.Sprintf("p%d", rng.IntN(3)) // perhaps no such placeholder
+			case 1:
+				return name(rng.IntN(nodes + 2)) // anywhere, perhaps nowhere
+			default:
+				return name(max(i-1-rng.IntN(4), 0)) // nearby
+			}
+		}
+		for i := range nodes {
+			var in []NamedArgument
+			for range rng.IntN(3) {
+				in = append(in, NamedArgument{Name: "a", Arg: TensorArg(pick(i))})
+			}
+			g.Nodes = append(g.Nodes, &Node{Name: name(i), Target: "t", Inputs: in, Outputs: []Argument{TensorArg(name(i))}})
+		}
+		g.Outputs = []Argument{TensorArg(pick(nodes))}
+		if got, want := fmt.Sprint(g.checkNames()), fmt.Sprint(checkEveryName(g)); got != want {
+			t.Fatalf("trial %d: %s, want %s", trial, got, want)
+		}
+	}
+}
+
+// checkEveryName is checkNames done the plain way, against the set of
+// every name the graph defines.
+func checkEveryName(g *Graph) error {
+	defined := map[string]bool{}
+	for i := range g.Inputs {
+		g.Inputs[i].ForEachRef(func(n string) { defined[n] = true })
+	}
+	for _, n := range g.Nodes {
+		n.ForEachOutputRef(func(s string) { defined[s] = true })
+	}
+	for _, n := range g.Nodes {
+		for _, a := range n.Inputs {
+			for _, s := range a.Arg.Refs() {
+				if !defined[s] {
+					return fmt.Errorf("node %s uses %q, which is never defined", n.Name, s)
+				}
+			}
+		}
+	}
+	for i := range g.Outputs {
+		for _, s := range g.Outputs[i].Refs() {
+			if !defined[s] {
+				return fmt.Errorf("output %d uses %q, which is never defined", i, s)
+			}
+		}
+	}
+	return nil
 }
