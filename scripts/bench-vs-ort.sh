@@ -48,7 +48,7 @@ echo
 echo "## reading and partitioning, one core (taskset -c 0), CPU time per operation"
 json="$bin/json"
 mkdir -p "$json"
-section taskset -c 0 go test ./pt2 -run NONE -bench 'DecodeProgram/(gpt2_l12|chain_64000|chain_200000)(/stream)?$' -benchtime 5x -args -json-dir "$json"
+section taskset -c 0 go test ./pt2 -run NONE -bench 'DecodeProgram/(gpt2_l12|chain_64000|chain_200000)(/stream)?$|ReadChain|Read/gpt2_l12$' -benchtime 5x -args -json-dir "$json"
 section taskset -c 0 /usr/bin/python3 scripts/json_loads.py "$json/gpt2_l12.json" "$json/chain_64000.json"
 section taskset -c 0 go test ./cmd/seam -run NONE -bench 'PartitionReport' -benchtime 5x
 echo
