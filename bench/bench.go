@@ -152,7 +152,7 @@ func TimeRunWith(model, dir string, opt runtime.Options, minRuns int, minTime ti
 		return 0, 0, 0, err
 	}
 	ctx := context.Background()
-	for i := 0; i < 64 && measuring(p); i++ {
+	for i := 0; i < 64 && (i == 0 || measuring(p)); i++ {
 		if _, err := p.Run(ctx, inputs); err != nil {
 			return 0, 0, 0, err
 		}

@@ -30,8 +30,8 @@ type Options struct {
 	Threads int
 	// FixedThreads makes every run use Threads. Without it a program
 	// asked for more than one measures, per binding of its symbols, its
-	// first runs on one thread and on Threads (five each, after one
-	// warm-up) and then uses the faster (ThreadChoices says which),
+	// first runs on Threads and on one thread (five each, after three
+	// warm-ups) and then uses the faster (ThreadChoices says which),
 	// measuring again after ten seconds (the machine's load changes what
 	// pays), so more threads never make a model slower than one.
 	FixedThreads bool

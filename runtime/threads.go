@@ -13,14 +13,15 @@ import (
 // the hand-offs can cost more than the split saves, and a threshold per
 // kernel cannot see that. So a program asked for several threads measures
 // it: for each binding of its symbols (the input sizes), its first runs
-// alternate between one thread and Threads, and from then on it uses the
-// faster. Kernels compute the same bits whatever the thread count, so the
+// are timed on Threads and then on one thread, and from then on it uses
+// the faster. Kernels compute the same bits whatever the thread count, so the
 // choice changes only the time.
 
 const (
-	// tuneRuns is how many timed runs each way a binding gets before the
-	// choice (after one untimed warm-up run).
-	tuneRuns = 5
+	// tuneWarmup is how many untimed runs a binding gets first, on
+	// Threads; tuneRuns how many timed runs each way before the choice.
+	tuneWarmup = 3
+	tuneRuns   = 5
 	// tuneMargin: several threads are kept only when their fastest run
 	// beats one thread's by this factor, so noise does not buy a split
 	// that does not pay.
@@ -93,14 +94,22 @@ func (t *threadTuner) choose(bind sym.Bindings) (threads, way int) {
 			return tr.use, -1
 		}
 		// Measure again, without a warm-up: the frame is warm.
-		*tr = threadTrial{bind: tr.bind, runs: 1}
+		*tr = threadTrial{bind: tr.bind, runs: tuneWarmup}
 	}
 	tr.runs++
-	if tr.runs == 1 {
-		// The first run fills the frame's buffers and the caches.
+	if tr.runs <= tuneWarmup {
+		// The first runs fill the frame's buffers, the caches and the
+		// process's pool of workers.
 		return t.threads, -1
 	}
-	way = tr.runs % 2
+	// Threads' runs first and together, right after the warm-up: the
+	// process's workers park after a short idle spin, so runs on Threads
+	// alternating with longer ones on one thread would each begin by
+	// waking parked workers, which steady runs do not.
+	way = 0
+	if tr.runs-tuneWarmup <= tuneRuns {
+		way = 1
+	}
 	if tr.timed[way] >= tuneRuns {
 		way = 1 - way
 	}

@@ -9,7 +9,8 @@ import (
 	"github.com/seam-rt/seam/tensor"
 )
 
-// The tuner times both ways after an untimed warm-up, five runs each, and
+// The tuner times both ways after untimed warm-ups, Threads' five runs
+// first, then one thread's, and
 // keeps Threads only when its fastest run beats one thread's by the
 // margin; each binding has its own choice, whatever its map's order.
 func TestThreadTunerChooses(t *testing.T) {
@@ -24,14 +25,22 @@ func TestThreadTunerChooses(t *testing.T) {
 	} {
 		tu := newThreadTuner(4)
 		bind := sym.Bindings{"s0": 7, "s1": 3}
-		if th, way := tu.choose(bind); th != 4 || way != -1 {
-			t.Fatalf("%s: warm-up run on %d threads, timed %d; want 4, untimed", c.name, th, way)
+		for range tuneWarmup {
+			if th, way := tu.choose(bind); th != 4 || way != -1 {
+				t.Fatalf("%s: warm-up run on %d threads, timed %d; want 4, untimed", c.name, th, way)
+			}
 		}
 		runs := [2]int{}
 		for i := 0; i < 2*tuneRuns; i++ {
 			th, way := tu.choose(bind)
 			if way < 0 || (way == 0) != (th == 1) {
 				t.Fatalf("%s: run %d on %d threads timed as way %d", c.name, i, th, way)
+			}
+			// Threads' runs come first, together.
+			if want := 1; i >= tuneRuns && way != 1-want {
+				t.Fatalf("%s: timed run %d on way %d, want one thread after Threads' runs", c.name, i, way)
+			} else if i < tuneRuns && way != want {
+				t.Fatalf("%s: timed run %d on way %d, want Threads first", c.name, i, way)
 			}
 			runs[way]++
 			d := c.one
@@ -88,7 +97,7 @@ func TestProgramChoosesThreads(t *testing.T) {
 	p := loadFixtureWith(t, "gpt2_tiny", Options{Threads: 2})
 	in := caseInputs(t, "gpt2_tiny", "case3")
 	var first *tensor.Tensor
-	for i := range 2*tuneRuns + 3 {
+	for i := range tuneWarmup + 2*tuneRuns + 2 {
 		outs, err := p.Run(context.Background(), in)
 		if err != nil {
 			t.Fatal(err)
@@ -101,7 +110,7 @@ func TestProgramChoosesThreads(t *testing.T) {
 	}
 	ch := p.ThreadChoices()
 	if len(ch) != 1 || (ch[0].Use != 1 && ch[0].Use != 2) || ch[0].One <= 0 || ch[0].Many <= 0 {
-		t.Fatalf("after %d runs the choices are %+v", 2*tuneRuns+3, ch)
+		t.Fatalf("after %d runs the choices are %+v", tuneWarmup+2*tuneRuns+2, ch)
 	}
 	if got := ch[0].Bind["s53"]; got == 0 {
 		t.Fatalf("the choice's binding %v lacks the sequence length", ch[0].Bind)
@@ -137,7 +146,9 @@ func TestThreadTunerMeasuresAgain(t *testing.T) {
 			tu.record(bind, way, d)
 		}
 	}
-	tu.choose(bind) // warm-up
+	for range tuneWarmup {
+		tu.choose(bind)
+	}
 	measure(time.Millisecond, 500*time.Microsecond)
 	if th, _ := tu.choose(bind); th != 2 {
 		t.Fatalf("threads twice as fast, yet runs use %d", th)

@@ -49,8 +49,8 @@ func runCmd() *cobra.Command {
 			"--repeat N runs N more times and prints latency figures (and time per delegate).\n" +
 			"--threads N lets one run use N goroutines inside large kernels (default: the cores\n" +
 			"available); results are the same whatever N. A program run on more than one thread\n" +
-			"times its first runs at each input size on one thread and on N (an untimed warm-up,\n" +
-			"then five each way) and keeps the faster, measuring again every ten seconds, so\n" +
+			"times its first runs at each input size on N and on one thread (three untimed\n" +
+			"warm-ups, then five each way) and keeps the faster, measuring again every ten seconds, so\n" +
 			"threads never make it slower; --repeat\n" +
 			"says what it measured, and --fixed-threads splits every run instead. --disable-pass NAME runs the program\n" +
 			"without one of the runtime's plan rewrites (fusions, folds, buffer reuse; the names:\n" +
