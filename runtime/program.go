@@ -417,17 +417,22 @@ func (p *Program) exec(ctx context.Context, inputs []value.Value, bind sym.Bindi
 	if timed {
 		f.timing = map[string]*DelegateTime{}
 	}
-	threads, way := p.tuner.choose(bind)
-	if p.tuner == nil {
-		threads = p.threads
+	threads, way := p.threads, -1
+	if p.tuner != nil {
+		threads, way = p.tuner.choose(bind)
 	}
 	f.kctx.Threads = threads
-	start := time.Now()
+	var start time.Time
+	if way >= 0 {
+		start = time.Now()
+	}
 	outs, err := f.run(ctx, p.plan, p.graphArgs(inputs))
 	if err != nil {
 		return nil, nil, err
 	}
-	p.tuner.record(bind, way, time.Since(start))
+	if way >= 0 {
+		p.tuner.record(bind, way, time.Since(start))
+	}
 	user := make([]value.Value, 0, p.nUser)
 	for i, o := range p.outputs {
 		switch o.Kind {

@@ -75,9 +75,6 @@ func newThreadTuner(threads int) *threadTuner {
 // choose returns the goroutines the next run at bind uses, and which way
 // it is timed (0: one thread, 1: Threads; -1: not timed).
 func (t *threadTuner) choose(bind sym.Bindings) (threads, way int) {
-	if t == nil {
-		return 1, -1
-	}
 	key := t.key(bind)
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -119,12 +116,9 @@ func (t *threadTuner) choose(bind sym.Bindings) (threads, way int) {
 	return t.threads, 1
 }
 
-// record adds a timed run and makes the choice once both ways have had
+// record adds a run choose timed (way 0 or 1) and makes the choice once both ways have had
 // their runs.
 func (t *threadTuner) record(bind sym.Bindings, way int, d time.Duration) {
-	if t == nil || way < 0 {
-		return
-	}
 	key := t.key(bind)
 	t.mu.Lock()
 	defer t.mu.Unlock()

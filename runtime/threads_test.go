@@ -97,6 +97,7 @@ func TestProgramChoosesThreads(t *testing.T) {
 	p := loadFixtureWith(t, "gpt2_tiny", Options{Threads: 2})
 	in := caseInputs(t, "gpt2_tiny", "case3")
 	var first *tensor.Tensor
+	var used []int
 	for i := range tuneWarmup + 2*tuneRuns + 2 {
 		outs, err := p.Run(context.Background(), in)
 		if err != nil {
@@ -107,8 +108,24 @@ func TestProgramChoosesThreads(t *testing.T) {
 		} else if !tensor.Equal(first, outs[0].Tensor()) {
 			t.Fatalf("run %d differs from the first", i)
 		}
+		used = append(used, lastThreads(p))
 	}
 	ch := p.ThreadChoices()
+	// The kernels got what the tuner chose: Threads for the warm-ups and
+	// its timed runs, one thread for the next, then the choice (0: the
+	// pool gave a fresh frame, which says nothing).
+	for i, got := range used {
+		want := 2
+		switch {
+		case i >= tuneWarmup+2*tuneRuns:
+			want = ch[0].Use
+		case i >= tuneWarmup+tuneRuns:
+			want = 1
+		}
+		if got != 0 && got != want {
+			t.Fatalf("run %d's kernels had %d threads, want %d (runs: %v)", i, got, want, used)
+		}
+	}
 	if len(ch) != 1 || (ch[0].Use != 1 && ch[0].Use != 2) || ch[0].One <= 0 || ch[0].Many <= 0 {
 		t.Fatalf("after %d runs the choices are %+v", tuneWarmup+2*tuneRuns+2, ch)
 	}
@@ -162,4 +179,15 @@ func TestThreadTunerMeasuresAgain(t *testing.T) {
 	if th, way := tu.choose(bind); th != 1 || way != -1 {
 		t.Fatalf("measured again with threads three times slower: %d threads, timed %d", th, way)
 	}
+}
+
+// lastThreads is the thread count the last run gave its kernels, read
+// from the frame it put back; 0 when the pool hands out a fresh frame.
+func lastThreads(p *Program) int {
+	f := p.frames.Get().(*frame)
+	defer p.frames.Put(f)
+	if len(f.graphs) == 0 {
+		return 0
+	}
+	return f.kctx.Threads
 }
