@@ -76,6 +76,10 @@ type Program struct {
 	tuner   *threadTuner
 }
 
+// ranOn, when a test sets it, is told the thread count each run gives
+// its kernels.
+var ranOn func(threads int)
+
 // ThreadChoices says, per binding of the symbols the program has run at,
 // what it measured on one thread and on Options.Threads and which it
 // uses; nil when it does not choose (Threads 1, or FixedThreads).
@@ -422,6 +426,9 @@ func (p *Program) exec(ctx context.Context, inputs []value.Value, bind sym.Bindi
 		threads, way = p.tuner.choose(bind)
 	}
 	f.kctx.Threads = threads
+	if ranOn != nil {
+		ranOn(f.kctx.Threads)
+	}
 	var start time.Time
 	if way >= 0 {
 		start = time.Now()
