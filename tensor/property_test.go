@@ -62,6 +62,29 @@ func TestWalkMatchesNaiveOrder(t *testing.T) {
 			if !EqualInts(got, want) {
 				t.Fatalf("coalesce=%v sizes %v strides %v: got %v want %v", coalesce, v.sizes, v.strides, got, want)
 			}
+			// A walk of at most two dims seen whole as a Grid visits the
+			// same offsets.
+			w.Init(v.sizes)
+			w.Add(v.strides, v.offset)
+			if coalesce {
+				w.Coalesce()
+			}
+			g, ok := w.Grid()
+			if ok != (w.ndim <= 2 && len(want) > 0) {
+				t.Fatalf("sizes %v strides %v (%d dims walked): Grid ok=%v", v.sizes, v.strides, w.ndim, ok)
+			}
+			if !ok {
+				continue
+			}
+			got = got[:0]
+			for r := range g.Rows {
+				for c := range g.Cols {
+					got = append(got, g.Off[0]+r*g.RowStep[0]+c*g.ColStep[0])
+				}
+			}
+			if !EqualInts(got, want) {
+				t.Fatalf("grid, coalesce=%v sizes %v strides %v: got %v want %v", coalesce, v.sizes, v.strides, got, want)
+			}
 		}
 	})
 }

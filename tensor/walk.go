@@ -106,6 +106,42 @@ func (w *Walk) Coalesce() {
 	w.ndim = nd
 }
 
+// Grid is a walk of at most two dimensions seen whole, for a caller that
+// handles all its rows at once instead of one Next at a time: Rows rows of
+// Cols elements, operand o's element (r, c) at Off[o] + r*RowStep[o] +
+// c*ColStep[o].
+type Grid struct {
+	Rows, Cols            int
+	Off, RowStep, ColStep [MaxWalkOps]int
+}
+
+// Grid returns the walk as a Grid, or false for a walk of more than two
+// dimensions (after Coalesce), an empty one, or one already started.
+func (w *Walk) Grid() (Grid, bool) {
+	var g Grid
+	if w.started || w.empty || w.err != nil || w.ndim > 2 {
+		return g, false
+	}
+	g.Rows, g.Cols = 1, 1
+	last := w.ndim - 1
+	for o := 0; o < w.nops; o++ {
+		g.Off[o] = w.base[o]
+		if last >= 0 {
+			g.ColStep[o] = w.strides[o][last]
+		}
+		if last >= 1 {
+			g.RowStep[o] = w.strides[o][0]
+		}
+	}
+	if last >= 0 {
+		g.Cols = w.sizes[last]
+	}
+	if last >= 1 {
+		g.Rows = w.sizes[0]
+	}
+	return g, true
+}
+
 // Next advances to the next row; it returns false when the walk is done.
 func (w *Walk) Next() bool {
 	if w.empty {

@@ -1093,6 +1093,113 @@ func avx2Binary(g *gen, name, op string, scalar, rev bool) {
 	g.p("RET")
 }
 
+// avx2GateRows emits rows of cols elements, dst's row r = x's row r op
+// gate[r*step] (gate[r*step] op x's row r when rev): 8 lanes at a time,
+// then the row's last cols%8 elements one at a time with the scalar form
+// of the same instruction, so every element is the same IEEE operation.
+func avx2GateRows(g *gen, name, op string, rev bool) {
+	g.raw(fmt.Sprintf("\n// func %s(dst, x, gate *float32, rows, cols, step int)\nTEXT ·%s(SB), NOSPLIT, $0-48\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ x+8(FP), SI")
+	g.p("MOVQ gate+16(FP), DX")
+	g.p("MOVQ rows+24(FP), R8")
+	g.p("MOVQ cols+32(FP), R9")
+	g.p("MOVQ step+40(FP), R10")
+	g.p("SHLQ $2, R10")
+	g.label("row")
+	g.p("VBROADCASTSS (DX), Y15")
+	g.p("MOVQ R9, CX")
+	g.p("SHRQ $3, CX")
+	g.p("JZ   tail")
+	g.label("vec")
+	g.p("VMOVUPS (SI), Y0")
+	if rev {
+		g.p("%sPS Y0, Y15, Y0", op)
+	} else {
+		g.p("%sPS Y15, Y0, Y0", op)
+	}
+	g.p("VMOVUPS Y0, (DI)")
+	g.p("ADDQ $32, SI")
+	g.p("ADDQ $32, DI")
+	g.p("DECQ CX")
+	g.p("JNZ  vec")
+	g.label("tail")
+	g.p("MOVQ R9, CX")
+	g.p("ANDQ $7, CX")
+	g.p("JZ   next")
+	g.label("one")
+	g.p("VMOVSS (SI), X0")
+	if rev {
+		g.p("%sSS X0, X15, X0", op)
+	} else {
+		g.p("%sSS X15, X0, X0", op)
+	}
+	g.p("VMOVSS X0, (DI)")
+	g.p("ADDQ $4, SI")
+	g.p("ADDQ $4, DI")
+	g.p("DECQ CX")
+	g.p("JNZ  one")
+	g.label("next")
+	g.p("ADDQ R10, DX")
+	g.p("DECQ R8")
+	g.p("JNZ  row")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
+// avx2MeanRows emits dst[r] = float32(sum(x's row r) / cols) for rows of
+// cols elements, each sum taken as Sum does: 8 lanes at a time in float64
+// (two accumulators, reduced as sumAVX2 reduces them), plus the row's
+// last cols%8 elements added one by one from zero, as sumGo does.
+func avx2MeanRows(g *gen) {
+	g.raw("\n// func meanRows256(dst, x *float32, rows, cols int)\nTEXT ·meanRows256(SB), NOSPLIT, $0-32\n")
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ x+8(FP), SI")
+	g.p("MOVQ rows+16(FP), R8")
+	g.p("MOVQ cols+24(FP), R9")
+	g.p("VCVTSI2SDQ R9, X7, X7")
+	g.label("row")
+	g.p("VXORPD Y0, Y0, Y0")
+	g.p("VXORPD Y1, Y1, Y1")
+	g.p("MOVQ R9, CX")
+	g.p("SHRQ $3, CX")
+	g.p("JZ   tail")
+	g.label("vec")
+	g.p("VCVTPS2PD (SI), Y2")
+	g.p("VCVTPS2PD 16(SI), Y3")
+	g.p("VADDPD Y2, Y0, Y0")
+	g.p("VADDPD Y3, Y1, Y1")
+	g.p("ADDQ $32, SI")
+	g.p("DECQ CX")
+	g.p("JNZ  vec")
+	g.p("VADDPD Y1, Y0, Y0")
+	g.p("VEXTRACTF128 $1, Y0, X1")
+	g.p("VADDPD X1, X0, X0")
+	g.p("VPERMILPD $1, X0, X1")
+	g.p("VADDSD X1, X0, X0")
+	g.label("tail")
+	g.p("VXORPD X4, X4, X4")
+	g.p("MOVQ R9, CX")
+	g.p("ANDQ $7, CX")
+	g.p("JZ   done")
+	g.label("one")
+	g.p("VCVTSS2SD (SI), X5, X5")
+	g.p("VADDSD X5, X4, X4")
+	g.p("ADDQ $4, SI")
+	g.p("DECQ CX")
+	g.p("JNZ  one")
+	g.label("done")
+	g.p("VADDSD X4, X0, X0")
+	g.p("VDIVSD X7, X0, X0")
+	g.p("VCVTSD2SS X0, X0, X0")
+	g.p("VMOVSS X0, (DI)")
+	g.p("ADDQ $4, DI")
+	g.p("DECQ R8")
+	g.p("JNZ  row")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
 // avx2Unary emits dst = body(x) over 8 lanes in Y0; setup loads any
 // scalar arguments (frame of size frame).
 func avx2Unary(g *gen, name, sig, frame string, setup func(*gen), body func(*gen)) {
@@ -2083,6 +2190,12 @@ func avx2All(g *gen) {
 		avx2Binary(g, op.name+"VV256", op.ins, false, false)
 		avx2Binary(g, op.name+"VS256", op.ins, true, false)
 	}
+	for _, op := range []struct{ name, ins string }{{"add", "VADD"}, {"sub", "VSUB"}, {"mul", "VMUL"}, {"div", "VDIV"}} {
+		avx2GateRows(g, op.name+"Rows256", op.ins, false)
+	}
+	avx2GateRows(g, "subFromRows256", "VSUB", true)
+	avx2MeanRows(g)
+	avx2GateRows(g, "divIntoRows256", "VDIV", true)
 	avx2Binary(g, "subSV256", "VSUBPS", true, true)
 	avx2Binary(g, "divSV256", "VDIVPS", true, true)
 	avx2Binary(g, "maxSV256", "VMAXPS", true, true)

@@ -455,3 +455,25 @@ func deinterleaveGo(even, odd, src []float32) {
 		even[len(odd)] = src[2*len(odd)]
 	}
 }
+
+func gateRowsGo(op RowOp, dst, x, gate []float32, cols, step int) {
+	for r := 0; r*cols < len(x); r++ {
+		s, o, row := gate[r*step], dst[r*cols:][:cols], x[r*cols:][:cols]
+		for i, v := range row {
+			switch op {
+			case RowAdd:
+				o[i] = v + s
+			case RowSub:
+				o[i] = v - s
+			case RowMul:
+				o[i] = v * s
+			case RowDiv:
+				o[i] = v / s
+			case RowSubFrom:
+				o[i] = s - v
+			default:
+				o[i] = s / v
+			}
+		}
+	}
+}

@@ -279,6 +279,77 @@ func Sum(x []float32) float64 {
 	return sumGo(x)
 }
 
+// MeanRows sets dst[r] to the mean of x's row r of cols elements (x holds
+// len(dst) contiguous rows), the same value as float32(Sum(row) /
+// float64(cols)): a global average pool over small planes, where a Sum
+// per row would cost more than the row.
+func MeanRows(dst, x []float32, cols int) {
+	rows := len(dst)
+	if cols <= 0 || len(x) < rows*cols {
+		panic("vec: bad MeanRows rows")
+	}
+	if rows == 0 {
+		return
+	}
+	if !(useAsm || useAVX2) {
+		for r := range dst {
+			dst[r] = float32(Sum(x[r*cols:(r+1)*cols]) / float64(cols))
+		}
+		return
+	}
+	meanRows256(&dst[0], &x[0], rows, cols)
+}
+
+// RowOp is the arithmetic GateRows does between a row and its value.
+type RowOp uint8
+
+const (
+	RowAdd     RowOp = iota // x + s
+	RowSub                  // x - s
+	RowMul                  // x * s
+	RowDiv                  // x / s
+	RowSubFrom              // s - x
+	RowDivInto              // s / x
+)
+
+// GateRows computes rows of cols elements at once: dst's row r (dst and x
+// hold len(x)/cols contiguous rows) is op between x's row r and
+// gate[r*step], a squeeze-excite gate's [N, C, H, W] times [N, C, 1, 1]
+// over small planes, where a call per row would cost more than the row.
+// Each element is the IEEE operation a scalar loop does.
+func GateRows(op RowOp, dst, x, gate []float32, cols, step int) {
+	n := check2(dst, x)
+	if cols <= 0 || n%cols != 0 || op > RowDivInto {
+		panic("vec: bad GateRows rows")
+	}
+	rows := n / cols
+	if rows == 0 {
+		return
+	}
+	if len(gate) <= (rows-1)*step || step < 0 {
+		panic("vec: GateRows gate shorter than its rows")
+	}
+	if !(useAsm || useAVX2) {
+		gateRowsGo(op, dst[:n], x, gate, cols, step)
+		return
+	}
+	d, a, g := &dst[0], &x[0], &gate[0]
+	switch op {
+	case RowAdd:
+		addRows256(d, a, g, rows, cols, step)
+	case RowSub:
+		subRows256(d, a, g, rows, cols, step)
+	case RowMul:
+		mulRows256(d, a, g, rows, cols, step)
+	case RowDiv:
+		divRows256(d, a, g, rows, cols, step)
+	case RowSubFrom:
+		subFromRows256(d, a, g, rows, cols, step)
+	default:
+		divIntoRows256(d, a, g, rows, cols, step)
+	}
+}
+
 // Normalize sets dst[i] = (x[i] - mean)*rstd*g[i] + b[i], the affine step
 // of a layer norm.
 func Normalize(dst, x, g, b []float32, mean, rstd float32) {

@@ -173,6 +173,27 @@ func geluErfAVX2(dst, x *float32, n int)
 func sumAVX2(x *float32, n int) float64
 
 //go:noescape
+func meanRows256(dst, x *float32, rows, cols int)
+
+//go:noescape
+func addRows256(dst, x, gate *float32, rows, cols, step int)
+
+//go:noescape
+func subRows256(dst, x, gate *float32, rows, cols, step int)
+
+//go:noescape
+func mulRows256(dst, x, gate *float32, rows, cols, step int)
+
+//go:noescape
+func divRows256(dst, x, gate *float32, rows, cols, step int)
+
+//go:noescape
+func subFromRows256(dst, x, gate *float32, rows, cols, step int)
+
+//go:noescape
+func divIntoRows256(dst, x, gate *float32, rows, cols, step int)
+
+//go:noescape
 func sqDevAVX2(x *float32, mean float64, n int) float64
 
 //go:noescape

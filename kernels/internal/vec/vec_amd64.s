@@ -2371,6 +2371,300 @@ loop:
 	VZEROUPPER
 	RET
 
+// func addRows256(dst, x, gate *float32, rows, cols, step int)
+TEXT ·addRows256(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ gate+16(FP), DX
+	MOVQ rows+24(FP), R8
+	MOVQ cols+32(FP), R9
+	MOVQ step+40(FP), R10
+	SHLQ $2, R10
+row:
+	VBROADCASTSS (DX), Y15
+	MOVQ R9, CX
+	SHRQ $3, CX
+	JZ   tail
+vec:
+	VMOVUPS (SI), Y0
+	VADDPS Y15, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  vec
+tail:
+	MOVQ R9, CX
+	ANDQ $7, CX
+	JZ   next
+one:
+	VMOVSS (SI), X0
+	VADDSS X15, X0, X0
+	VMOVSS X0, (DI)
+	ADDQ $4, SI
+	ADDQ $4, DI
+	DECQ CX
+	JNZ  one
+next:
+	ADDQ R10, DX
+	DECQ R8
+	JNZ  row
+	VZEROUPPER
+	RET
+
+// func subRows256(dst, x, gate *float32, rows, cols, step int)
+TEXT ·subRows256(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ gate+16(FP), DX
+	MOVQ rows+24(FP), R8
+	MOVQ cols+32(FP), R9
+	MOVQ step+40(FP), R10
+	SHLQ $2, R10
+row:
+	VBROADCASTSS (DX), Y15
+	MOVQ R9, CX
+	SHRQ $3, CX
+	JZ   tail
+vec:
+	VMOVUPS (SI), Y0
+	VSUBPS Y15, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  vec
+tail:
+	MOVQ R9, CX
+	ANDQ $7, CX
+	JZ   next
+one:
+	VMOVSS (SI), X0
+	VSUBSS X15, X0, X0
+	VMOVSS X0, (DI)
+	ADDQ $4, SI
+	ADDQ $4, DI
+	DECQ CX
+	JNZ  one
+next:
+	ADDQ R10, DX
+	DECQ R8
+	JNZ  row
+	VZEROUPPER
+	RET
+
+// func mulRows256(dst, x, gate *float32, rows, cols, step int)
+TEXT ·mulRows256(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ gate+16(FP), DX
+	MOVQ rows+24(FP), R8
+	MOVQ cols+32(FP), R9
+	MOVQ step+40(FP), R10
+	SHLQ $2, R10
+row:
+	VBROADCASTSS (DX), Y15
+	MOVQ R9, CX
+	SHRQ $3, CX
+	JZ   tail
+vec:
+	VMOVUPS (SI), Y0
+	VMULPS Y15, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  vec
+tail:
+	MOVQ R9, CX
+	ANDQ $7, CX
+	JZ   next
+one:
+	VMOVSS (SI), X0
+	VMULSS X15, X0, X0
+	VMOVSS X0, (DI)
+	ADDQ $4, SI
+	ADDQ $4, DI
+	DECQ CX
+	JNZ  one
+next:
+	ADDQ R10, DX
+	DECQ R8
+	JNZ  row
+	VZEROUPPER
+	RET
+
+// func divRows256(dst, x, gate *float32, rows, cols, step int)
+TEXT ·divRows256(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ gate+16(FP), DX
+	MOVQ rows+24(FP), R8
+	MOVQ cols+32(FP), R9
+	MOVQ step+40(FP), R10
+	SHLQ $2, R10
+row:
+	VBROADCASTSS (DX), Y15
+	MOVQ R9, CX
+	SHRQ $3, CX
+	JZ   tail
+vec:
+	VMOVUPS (SI), Y0
+	VDIVPS Y15, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  vec
+tail:
+	MOVQ R9, CX
+	ANDQ $7, CX
+	JZ   next
+one:
+	VMOVSS (SI), X0
+	VDIVSS X15, X0, X0
+	VMOVSS X0, (DI)
+	ADDQ $4, SI
+	ADDQ $4, DI
+	DECQ CX
+	JNZ  one
+next:
+	ADDQ R10, DX
+	DECQ R8
+	JNZ  row
+	VZEROUPPER
+	RET
+
+// func subFromRows256(dst, x, gate *float32, rows, cols, step int)
+TEXT ·subFromRows256(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ gate+16(FP), DX
+	MOVQ rows+24(FP), R8
+	MOVQ cols+32(FP), R9
+	MOVQ step+40(FP), R10
+	SHLQ $2, R10
+row:
+	VBROADCASTSS (DX), Y15
+	MOVQ R9, CX
+	SHRQ $3, CX
+	JZ   tail
+vec:
+	VMOVUPS (SI), Y0
+	VSUBPS Y0, Y15, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  vec
+tail:
+	MOVQ R9, CX
+	ANDQ $7, CX
+	JZ   next
+one:
+	VMOVSS (SI), X0
+	VSUBSS X0, X15, X0
+	VMOVSS X0, (DI)
+	ADDQ $4, SI
+	ADDQ $4, DI
+	DECQ CX
+	JNZ  one
+next:
+	ADDQ R10, DX
+	DECQ R8
+	JNZ  row
+	VZEROUPPER
+	RET
+
+// func meanRows256(dst, x *float32, rows, cols int)
+TEXT ·meanRows256(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ rows+16(FP), R8
+	MOVQ cols+24(FP), R9
+	VCVTSI2SDQ R9, X7, X7
+row:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	MOVQ R9, CX
+	SHRQ $3, CX
+	JZ   tail
+vec:
+	VCVTPS2PD (SI), Y2
+	VCVTPS2PD 16(SI), Y3
+	VADDPD Y2, Y0, Y0
+	VADDPD Y3, Y1, Y1
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  vec
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VADDSD X1, X0, X0
+tail:
+	VXORPD X4, X4, X4
+	MOVQ R9, CX
+	ANDQ $7, CX
+	JZ   done
+one:
+	VCVTSS2SD (SI), X5, X5
+	VADDSD X5, X4, X4
+	ADDQ $4, SI
+	DECQ CX
+	JNZ  one
+done:
+	VADDSD X4, X0, X0
+	VDIVSD X7, X0, X0
+	VCVTSD2SS X0, X0, X0
+	VMOVSS X0, (DI)
+	ADDQ $4, DI
+	DECQ R8
+	JNZ  row
+	VZEROUPPER
+	RET
+
+// func divIntoRows256(dst, x, gate *float32, rows, cols, step int)
+TEXT ·divIntoRows256(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ gate+16(FP), DX
+	MOVQ rows+24(FP), R8
+	MOVQ cols+32(FP), R9
+	MOVQ step+40(FP), R10
+	SHLQ $2, R10
+row:
+	VBROADCASTSS (DX), Y15
+	MOVQ R9, CX
+	SHRQ $3, CX
+	JZ   tail
+vec:
+	VMOVUPS (SI), Y0
+	VDIVPS Y0, Y15, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  vec
+tail:
+	MOVQ R9, CX
+	ANDQ $7, CX
+	JZ   next
+one:
+	VMOVSS (SI), X0
+	VDIVSS X0, X15, X0
+	VMOVSS X0, (DI)
+	ADDQ $4, SI
+	ADDQ $4, DI
+	DECQ CX
+	JNZ  one
+next:
+	ADDQ R10, DX
+	DECQ R8
+	JNZ  row
+	VZEROUPPER
+	RET
+
 // func subSV256(dst, a *float32, s float32, n int)
 TEXT ·subSV256(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI

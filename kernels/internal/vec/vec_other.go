@@ -73,7 +73,15 @@ func tanhAVX2(dst, x *float32, n int)                               { panic("vec
 func geluTanhAVX2(dst, x *float32, n int)                           { panic("vec: no assembly") }
 func geluErfAVX2(dst, x *float32, n int)                            { panic("vec: no assembly") }
 func sumAVX2(x *float32, n int) float64                             { panic("vec: no assembly") }
-func sqDevAVX2(x *float32, mean float64, n int) float64             { panic("vec: no assembly") }
+
+func meanRows256(dst, x *float32, rows, cols int)                { panic("vec: no assembly") }
+func addRows256(dst, x, gate *float32, rows, cols, step int)     { panic("vec: no assembly") }
+func subRows256(dst, x, gate *float32, rows, cols, step int)     { panic("vec: no assembly") }
+func mulRows256(dst, x, gate *float32, rows, cols, step int)     { panic("vec: no assembly") }
+func divRows256(dst, x, gate *float32, rows, cols, step int)     { panic("vec: no assembly") }
+func subFromRows256(dst, x, gate *float32, rows, cols, step int) { panic("vec: no assembly") }
+func divIntoRows256(dst, x, gate *float32, rows, cols, step int) { panic("vec: no assembly") }
+func sqDevAVX2(x *float32, mean float64, n int) float64          { panic("vec: no assembly") }
 func normalizeAVX2(dst, x, gamma, beta *float32, mean, rstd float32, n int) {
 	panic("vec: no assembly")
 }

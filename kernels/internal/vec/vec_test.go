@@ -973,3 +973,102 @@ func testTranspose(t *testing.T) {
 		}
 	}
 }
+
+func TestGateRows(t *testing.T) { forEachISA(t, testGateRows) }
+
+func testGateRows(t *testing.T) {
+	r := rand.New(rand.NewSource(13))
+	ops := []struct {
+		op  RowOp
+		ref func(x, s float32) float32
+	}{
+		{RowAdd, func(x, s float32) float32 { return x + s }},
+		{RowSub, func(x, s float32) float32 { return x - s }},
+		{RowMul, func(x, s float32) float32 { return x * s }},
+		{RowDiv, func(x, s float32) float32 { return x / s }},
+		{RowSubFrom, func(x, s float32) float32 { return s - x }},
+		{RowDivInto, func(x, s float32) float32 { return s / x }},
+	}
+	for _, o := range ops {
+		for _, cols := range []int{1, 3, 7, 8, 9, 16, 36, 49, 196} {
+			for _, rows := range []int{1, 2, 5, 17} {
+				for _, step := range []int{0, 1, 3} {
+					x := randSlice(r, rows*cols, 3)
+					gate := randSlice(r, (rows-1)*step+1, 2)
+					// Specials in the rows and in the gate.
+					for i := range x {
+						if r.Intn(8) == 0 {
+							x[i] = specials[r.Intn(len(specials))]
+						}
+					}
+					gate[0] = specials[r.Intn(len(specials))]
+					dst := make([]float32, len(x)+1)
+					dst[len(x)] = 42
+					GateRows(o.op, dst[:len(x)], x, gate, cols, step)
+					for i, v := range x {
+						if want := o.ref(v, gate[i/cols*step]); !same(dst[i], want) {
+							t.Fatalf("op %d cols %d rows %d step %d: element %d is %v, want %v", o.op, cols, rows, step, i, dst[i], want)
+						}
+					}
+					if dst[len(x)] != 42 {
+						t.Fatalf("op %d cols %d rows %d: wrote past the rows", o.op, cols, rows)
+					}
+					// In place.
+					GateRows(o.op, x, x, gate, cols, step)
+					for i := range x {
+						if !same(x[i], dst[i]) {
+							t.Fatalf("op %d cols %d rows %d step %d: in place, element %d is %v, want %v", o.op, cols, rows, step, i, x[i], dst[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestGateRowsBadRowsPanic(t *testing.T) {
+	for name, f := range map[string]func(){
+		"short dst":  func() { GateRows(RowMul, make([]float32, 3), make([]float32, 4), make([]float32, 2), 2, 1) },
+		"ragged":     func() { GateRows(RowMul, make([]float32, 5), make([]float32, 5), make([]float32, 3), 2, 1) },
+		"short gate": func() { GateRows(RowMul, make([]float32, 6), make([]float32, 6), make([]float32, 2), 2, 1) },
+		"zero cols":  func() { GateRows(RowMul, make([]float32, 6), make([]float32, 6), make([]float32, 2), 0, 1) },
+		"mean rows":  func() { MeanRows(make([]float32, 3), make([]float32, 8), 3) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}
+
+func TestMeanRows(t *testing.T) { forEachISA(t, testMeanRows) }
+
+// testMeanRows checks MeanRows against what Sum gives each row, bit for
+// bit: a mean's value must not depend on whether its rows were pooled
+// one at a time or all at once.
+func testMeanRows(t *testing.T) {
+	r := rand.New(rand.NewSource(14))
+	for _, cols := range []int{1, 2, 7, 8, 9, 15, 16, 17, 36, 49, 196, 1000} {
+		for _, rows := range []int{1, 2, 9} {
+			x := randSlice(r, rows*cols, 3)
+			if cols > 2 {
+				x[r.Intn(len(x))] = specials[r.Intn(len(specials))]
+			}
+			dst := make([]float32, rows+1)
+			dst[rows] = 42
+			MeanRows(dst[:rows], x, cols)
+			for i := 0; i < rows; i++ {
+				if want := float32(Sum(x[i*cols:(i+1)*cols]) / float64(cols)); !same(dst[i], want) {
+					t.Fatalf("cols %d rows %d: row %d mean %v, want %v", cols, rows, i, dst[i], want)
+				}
+			}
+			if dst[rows] != 42 {
+				t.Fatalf("cols %d rows %d: wrote past the rows", cols, rows)
+			}
+		}
+	}
+}
