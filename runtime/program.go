@@ -33,7 +33,8 @@ type Options struct {
 	// first runs on Threads and on one thread (five each, after three
 	// warm-ups) and then uses the faster (ThreadChoices says which),
 	// measuring again after ten seconds (the machine's load changes what
-	// pays), so more threads never make a model slower than one.
+	// pays), or after one when the two were close, so more threads never
+	// make a model slower than one.
 	FixedThreads bool
 	// TrustRecordedContract checks each module's calls against the
 	// contract its delegate record holds even where it differs from the

@@ -14,7 +14,8 @@ import (
 // kernel cannot see that. So a program asked for several threads measures
 // it: for each binding of its symbols (the input sizes), its first runs
 // are timed on Threads and then on one thread, and from then on it uses
-// the faster. Kernels compute the same bits whatever the thread count, so the
+// the faster, until it measures again (tuneFor, or tuneUnsure after a
+// close call). Kernels compute the same bits whatever the thread count, so the
 // choice changes only the time.
 
 const (
@@ -33,6 +34,13 @@ const (
 	// again: what pays on an idle machine costs on a busy one, where a
 	// split waits for a worker the OS has put aside.
 	tuneFor = 10 * time.Second
+	// A close call (Threads' fastest run within tuneClear of one
+	// thread's, either side of the margin) stands only tuneUnsure: on a
+	// machine whose speed drifts, one measurement can land in a slow
+	// spell for one way and a fast one for the other, and a wrong
+	// choice then lasts a second rather than ten.
+	tuneClear  = 0.8
+	tuneUnsure = time.Second
 )
 
 // threadTuner holds the choice per binding.
@@ -52,7 +60,7 @@ type threadTrial struct {
 	timed   [2]int
 	decided bool
 	use     int
-	at      time.Time // when the choice was made
+	until   time.Time // when the choice is measured again
 }
 
 // ThreadChoice is what a program measured for one binding of its symbols:
@@ -87,7 +95,7 @@ func (t *threadTuner) choose(bind sym.Bindings) (threads, way int) {
 		t.byBind[key] = tr
 	}
 	if tr.decided {
-		if t.now().Sub(tr.at) < tuneFor {
+		if t.now().Before(tr.until) {
 			return tr.use, -1
 		}
 		// Measure again, without a warm-up: the frame is warm.
@@ -131,10 +139,14 @@ func (t *threadTuner) record(bind sym.Bindings, way int, d time.Duration) {
 	}
 	tr.timed[way]++
 	if tr.timed[0] >= tuneRuns && tr.timed[1] >= tuneRuns {
-		tr.decided, tr.at = true, t.now()
-		tr.use = 1
-		if float64(tr.best[1]) < tuneMargin*float64(tr.best[0]) {
+		ratio := float64(tr.best[1]) / float64(tr.best[0])
+		tr.decided, tr.use = true, 1
+		if ratio < tuneMargin {
 			tr.use = t.threads
+		}
+		tr.until = t.now().Add(tuneFor)
+		if ratio > tuneClear && ratio <= 1 {
+			tr.until = t.now().Add(tuneUnsure)
 		}
 	}
 }

@@ -180,3 +180,45 @@ func TestThreadTunerMeasuresAgain(t *testing.T) {
 		t.Fatalf("measured again with threads three times slower: %d threads, timed %d", th, way)
 	}
 }
+
+// A close call, Threads' fastest run within tuneClear of one thread's on
+// either side of the margin, stands only tuneUnsure; a clear one, either
+// way, tuneFor.
+func TestThreadTunerCloseCallsMeasureSooner(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		one, many time.Duration
+		use       int
+		stands    time.Duration
+	}{
+		{"threads clearly pay", time.Millisecond, 600 * time.Microsecond, 2, tuneFor},
+		{"threads pay a little", time.Millisecond, 900 * time.Microsecond, 2, tuneUnsure},
+		{"within the margin", time.Millisecond, 970 * time.Microsecond, 1, tuneUnsure},
+		{"threads cost a little", time.Millisecond, 1050 * time.Microsecond, 1, tuneFor},
+		{"threads cost", time.Millisecond, 1200 * time.Microsecond, 1, tuneFor},
+	} {
+		now := time.Unix(1000, 0)
+		tu := newThreadTuner(2)
+		tu.now = func() time.Time { return now }
+		bind := sym.Bindings{}
+		for range tuneWarmup {
+			tu.choose(bind)
+		}
+		for range 2 * tuneRuns {
+			_, way := tu.choose(bind)
+			d := c.one
+			if way == 1 {
+				d = c.many
+			}
+			tu.record(bind, way, d)
+		}
+		now = now.Add(c.stands - time.Millisecond)
+		if th, way := tu.choose(bind); th != c.use || way != -1 {
+			t.Fatalf("%s: just before %v, %d threads timed %d; want %d untimed", c.name, c.stands, th, way, c.use)
+		}
+		now = now.Add(2 * time.Millisecond)
+		if _, way := tu.choose(bind); way == -1 {
+			t.Fatalf("%s: after %v, the run is not timed", c.name, c.stands)
+		}
+	}
+}

@@ -51,10 +51,11 @@ func runCmd() *cobra.Command {
 			"available); results are the same whatever N. A program run on more than one thread\n" +
 			"times its first runs at each input size on N and on one thread (three untimed\n" +
 			"warm-ups, then five each way) and keeps the faster, measuring again every ten\n" +
-			"seconds, so that threads do not make it slower; --repeat says what it measured, and\n" +
-			"--fixed-threads splits every run instead. --disable-pass NAME runs the program\n" +
-			"without one of the runtime's plan rewrites (fusions, folds, buffer reuse; the names\n" +
-			"are under Flags below), to tell whether a wrong or slow result comes from one of them.\n" +
+			"seconds (every second after a close call), so that threads do not make it slower;\n" +
+			"--repeat says what it measured, and --fixed-threads splits every run instead.\n" +
+			"--disable-pass NAME runs the program without one of the runtime's plan rewrites\n" +
+			"(fusions, folds, buffer reuse; the names are under Flags below), to tell whether a\n" +
+			"wrong or slow result comes from one of them.\n" +
 			"--json prints one JSON document (with the rewrites that ran, under \"passes\").",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
