@@ -92,7 +92,10 @@ type RunResult struct {
 	// figures with every run split (runtime.Options.FixedThreads).
 	SplitMedian  time.Duration
 	SplitSpeedup float64
-	Err          string
+	// ThreadsChosen is how many of the ThreadRounds rounds timed on
+	// Threads had the program choose Threads (the others kept one).
+	ThreadsChosen, ThreadRounds int
+	Err                         string
 }
 
 // RunOptions says what Runs measures besides seam on one thread.
@@ -124,40 +127,57 @@ func Inputs(dir string) ([]value.Value, error) {
 	return vals, nil
 }
 
+// Timing is what TimeRun measures: the median and fastest of Runs runs,
+// and how many goroutines those runs used once the program had chosen
+// (Options.Threads for a program that does not choose).
+type Timing struct {
+	Median, Fastest time.Duration
+	Runs            int
+	Uses            int
+}
+
 // TimeRun loads a model and times runs of one case on threads goroutines:
 // a warm-up, then runs until both minRuns runs and minTime have passed.
-func TimeRun(model, dir string, threads, minRuns int, minTime time.Duration) (median, fastest time.Duration, runs int, err error) {
+func TimeRun(model, dir string, threads, minRuns int, minTime time.Duration) (Timing, error) {
 	return TimeRunWith(model, dir, runtime.Options{Threads: threads}, minRuns, minTime)
 }
 
 // TimeRunWith is TimeRun with the runtime's options. The warm-up lasts
 // until the program has chosen its threads for the case (ThreadChoices),
 // so the timed runs are the ones a user gets from then on.
-func TimeRunWith(model, dir string, opt runtime.Options, minRuns int, minTime time.Duration) (median, fastest time.Duration, runs int, err error) {
+func TimeRunWith(model, dir string, opt runtime.Options, minRuns int, minTime time.Duration) (Timing, error) {
 	a, err := pt2.Open(model)
 	if err != nil {
-		return 0, 0, 0, err
+		return Timing{}, err
 	}
 	defer a.Close()
 	l, err := a.Lowered()
 	if err != nil {
-		return 0, 0, 0, err
+		return Timing{}, err
 	}
 	p, err := runtime.LoadLowered(l, opt)
 	if err != nil {
-		return 0, 0, 0, err
+		return Timing{}, err
 	}
 	inputs, err := Inputs(dir)
 	if err != nil {
-		return 0, 0, 0, err
+		return Timing{}, err
 	}
 	ctx := context.Background()
 	for i := 0; i < 64 && (i == 0 || measuring(p)); i++ {
 		if _, err := p.Run(ctx, inputs); err != nil {
-			return 0, 0, 0, err
+			return Timing{}, err
 		}
 	}
-	return timeRuns(func() error { _, err := p.Run(ctx, inputs); return err }, minRuns, minTime)
+	var t Timing
+	t.Median, t.Fastest, t.Runs, err = timeRuns(func() error { _, err := p.Run(ctx, inputs); return err }, minRuns, minTime)
+	t.Uses = max(opt.Threads, 1)
+	for _, c := range p.ThreadChoices() {
+		if c.Use > 0 {
+			t.Uses = min(t.Uses, c.Use)
+		}
+	}
+	return t, err
 }
 
 // TorchRun times the same case with shared/tools/torch_run.py (one thread)
@@ -310,11 +330,12 @@ func runCase(c RunCase, model, dir string, o RunOptions) RunResult {
 	r.Min, r.OrtMin, r.ThreadsMin = time.Duration(math.MaxInt64), time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
 	r.OrtSeamMin = time.Duration(math.MaxInt64)
 	for round := 0; round < o.Rounds; round++ {
-		med, fastest, runs, err := TimeRun(model, dir, 1, o.MinRuns, o.MinTime)
+		one, err := TimeRun(model, dir, 1, o.MinRuns, o.MinTime)
 		if err != nil {
 			r.Err = err.Error()
 			return r
 		}
+		med, fastest, runs := one.Median, one.Fastest, one.Runs
 		meds = append(meds, float64(med))
 		r.Min, r.Runs = min(r.Min, fastest), r.Runs+runs
 		if onnxFile != "" {
@@ -338,16 +359,18 @@ func runCase(c RunCase, model, dir string, o RunOptions) RunResult {
 			}
 		}
 		if r.Threads > 0 {
-			tm, tf, _, err := TimeRun(model, dir, r.Threads, o.MinRuns, o.MinTime)
-			if err == nil {
-				thrMeds = append(thrMeds, float64(tm))
-				speedups = append(speedups, float64(med)/float64(tm))
-				r.ThreadsMin = min(r.ThreadsMin, tf)
+			if tm, err := TimeRun(model, dir, r.Threads, o.MinRuns, o.MinTime); err == nil {
+				thrMeds = append(thrMeds, float64(tm.Median))
+				speedups = append(speedups, float64(med)/float64(tm.Median))
+				r.ThreadsMin = min(r.ThreadsMin, tm.Fastest)
+				r.ThreadRounds++
+				if tm.Uses == r.Threads {
+					r.ThreadsChosen++
+				}
 			}
-			sm, _, _, err := TimeRunWith(model, dir, runtime.Options{Threads: r.Threads, FixedThreads: true}, o.MinRuns, o.MinTime)
-			if err == nil {
-				splitMeds = append(splitMeds, float64(sm))
-				splitSpeedups = append(splitSpeedups, float64(med)/float64(sm))
+			if sm, err := TimeRunWith(model, dir, runtime.Options{Threads: r.Threads, FixedThreads: true}, o.MinRuns, o.MinTime); err == nil {
+				splitMeds = append(splitMeds, float64(sm.Median))
+				splitSpeedups = append(splitSpeedups, float64(med)/float64(sm.Median))
 			}
 		}
 	}

@@ -32,7 +32,7 @@ func WriteRuns(w io.Writer, rs []RunResult) error {
 	head := "model\tcase\t"
 	switch {
 	case threads > 0:
-		head += fmt.Sprintf("speedup\tfastest/fastest\tseam 1 thread\tseam %d threads\tfastest 1\tfastest %d\tevery run split\tits speedup\t", threads, threads)
+		head += fmt.Sprintf("speedup\tfastest/fastest\tseam 1 thread\tseam %d threads\tfastest 1\tfastest %d\tchose %d\tevery run split\tits speedup\t", threads, threads, threads)
 	case live:
 		head += "seam/ORT\tfastest/fastest\tseam/torch\tseam\tONNX Runtime\ttorch\tseam fastest\tORT fastest\tONNX by\t"
 	default:
@@ -68,8 +68,12 @@ func WriteRuns(w io.Writer, rs []RunResult) error {
 		row := fmt.Sprintf("%s\t%s\t", r.Model, r.Case)
 		switch {
 		case threads > 0:
-			row += fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", x(r.Speedup), x(over(r.Min, r.ThreadsMin)), ms(r.Median), dur(r.ThreadsMedian),
-				ms(r.Min), dur(r.ThreadsMin), dur(r.SplitMedian), x(r.SplitSpeedup))
+			chose := "-"
+			if r.ThreadRounds > 0 {
+				chose = fmt.Sprintf("%d/%d", r.ThreadsChosen, r.ThreadRounds)
+			}
+			row += fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", x(r.Speedup), x(over(r.Min, r.ThreadsMin)), ms(r.Median), dur(r.ThreadsMedian),
+				ms(r.Min), dur(r.ThreadsMin), chose, dur(r.SplitMedian), x(r.SplitSpeedup))
 		case live:
 			anchor := r.Anchor
 			if anchor == "" {
@@ -110,8 +114,9 @@ func WriteRuns(w io.Writer, rs []RunResult) error {
 	case threads > 0:
 		note = fmt.Sprintf("\nspeedup is the median over interleaved rounds of seam's median on one thread over its median on %d;\n"+
 			"fastest/fastest compares the fastest runs (above 1: more threads are faster). On %d a program times its\n"+
-			"first runs on one thread and on %d and keeps the faster (timed after it has chosen); every run split\n"+
-			"is the median with each run split (--fixed-threads), and its speedup the same ratio for it.", threads, threads, threads)
+			"first runs on one thread and on %d and keeps the faster (timed after it has chosen; chose %d says in how\n"+
+			"many rounds it kept %d); every run split is the median with each run split (--fixed-threads), and its\n"+
+			"speedup the same ratio for it.", threads, threads, threads, threads, threads)
 	case !live:
 		note = "\nrecorded torch figures: shared/tools/README.md (torch 1.13); --torch DIR measures torch and ONNX Runtime here."
 	}

@@ -33,3 +33,20 @@ func TestWriteRunsSeamExportColumn(t *testing.T) {
 		t.Errorf("a column without figures:\n%s", out.String())
 	}
 }
+
+// TestWriteRunsThreadsChosen: on several threads the table says in how
+// many rounds the program kept them.
+func TestWriteRunsThreadsChosen(t *testing.T) {
+	rs := []RunResult{{RunCase: RunCase{Model: "a", Case: "case0"}, Median: 2 * time.Millisecond, Min: time.Millisecond, Runs: 20,
+		Threads: 2, ThreadsMedian: time.Millisecond, ThreadsMin: time.Millisecond / 2, Speedup: 2, ThreadsChosen: 4, ThreadRounds: 5,
+		SplitMedian: time.Millisecond, SplitSpeedup: 2}}
+	var out strings.Builder
+	if err := WriteRuns(&out, rs); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"chose 2", "4/5", "in how\nmany rounds it kept 2"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("missing %q:\n%s", want, out.String())
+		}
+	}
+}

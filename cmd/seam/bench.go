@@ -274,6 +274,8 @@ type benchRunRow struct {
 	Speedup         *float64 `json:"threads_speedup"`
 	SplitMS         *float64 `json:"threads_split_median_ms"`
 	SplitSpeedup    *float64 `json:"threads_split_speedup"`
+	ThreadsChosen   *int     `json:"threads_chosen_rounds"`
+	ThreadRounds    int      `json:"threads_rounds,omitempty"`
 	OrtRatio        *float64 `json:"seam_over_onnxruntime"`
 	TorchHereMS     *float64 `json:"torch_here_ms"`
 	OrtHereMS       *float64 `json:"onnxruntime_here_ms"`
@@ -286,11 +288,20 @@ type benchRunRow struct {
 	Error           string   `json:"error,omitempty"`
 }
 
+// roundsOrNil is n, or null where no round was timed on several threads.
+func roundsOrNil(n, rounds int) *int {
+	if rounds == 0 {
+		return nil
+	}
+	return &n
+}
+
 func runRows(rs []bench.RunResult, failed int) benchRuns {
 	out := benchRuns{OK: failed == 0, Failed: failed, Rows: []benchRunRow{}}
 	for _, r := range rs {
 		out.Rows = append(out.Rows, benchRunRow{Model: r.Model, Case: r.Case, MedianMS: msOrNil(r.Median), MinMS: msOrNil(r.Min), Runs: r.Runs,
-			Threads: r.Threads, ThreadsMS: msOrNil(r.ThreadsMedian), Speedup: recordedOrNil(r.Speedup), SplitMS: msOrNil(r.SplitMedian), SplitSpeedup: recordedOrNil(r.SplitSpeedup), OrtRatio: recordedOrNil(r.OrtRatio), TorchHereMS: msOrNil(r.TorchLive), OrtHereMS: msOrNil(r.OrtLive),
+			Threads: r.Threads, ThreadsMS: msOrNil(r.ThreadsMedian), Speedup: recordedOrNil(r.Speedup), SplitMS: msOrNil(r.SplitMedian), SplitSpeedup: recordedOrNil(r.SplitSpeedup),
+			ThreadsChosen: roundsOrNil(r.ThreadsChosen, r.ThreadRounds), ThreadRounds: r.ThreadRounds, OrtRatio: recordedOrNil(r.OrtRatio), TorchHereMS: msOrNil(r.TorchLive), OrtHereMS: msOrNil(r.OrtLive),
 			OrtSeamMS: msOrNil(r.OrtSeam), OrtSeamMinMS: msOrNil(r.OrtSeamMin), OrtSeamRatio: recordedOrNil(r.OrtSeamRatio), OrtSeamError: r.OrtSeamErr,
 			TorchOpenBLASMS: recordedOrNil(r.TorchOpenBLAS), TorchGenericMS: recordedOrNil(r.TorchGeneric), Error: r.Err})
 	}

@@ -197,6 +197,17 @@ func TestJSONDocuments(t *testing.T) {
 	if !br.OK || len(br.Rows) != 1 || br.Rows[0].MedianMS == nil || br.Rows[0].Runs < 20 {
 		t.Errorf("bench run --json: %+v", br)
 	}
+	// On two threads, in how many rounds the program kept them.
+	var bt struct {
+		Rows []struct {
+			Chosen *int `json:"threads_chosen_rounds"`
+			Rounds int  `json:"threads_rounds"`
+		}
+	}
+	jsonOf(t, &bt, "bench", "run", fixtures.Model("mlp"), "--case", caseDir("mlp", "case0"), "--time", "1ms", "--threads", "2", "--rounds", "2", "--json")
+	if len(bt.Rows) != 1 || bt.Rows[0].Chosen == nil || *bt.Rows[0].Chosen > 2 || bt.Rows[0].Rounds != 2 {
+		t.Errorf("bench run --threads 2 --rounds 2 --json: %+v", bt)
+	}
 	var bp struct {
 		OK   bool
 		Rows []struct {
