@@ -542,6 +542,104 @@ func (d *decoder) keyColon() ([]byte, bool) {
 	return key, d.err == nil
 }
 
+// Objects of the schema's structs, whose keys come in the order of the
+// schema's fields (PyTorch writes them so, and so does seam):
+//
+//	f := d.fields(nodeFields)
+//	for key, ok := f.first(); ok; key, ok = f.next() { ... }
+//
+// reads each key by matching the one expected next, as Python writes it
+// (`, "name": `), whole: on a large program these keys are a fifth of
+// what is read token by token. A key that is not the one expected (a
+// field left out, keys in another order, other spacing) is read as a
+// token, and the one after it expected next.
+
+// fieldOrder is a struct's keys in the schema's order, each with the
+// text that writes it.
+type fieldOrder []fieldKey
+
+type fieldKey struct {
+	lit string // `"name": `
+	key []byte // name (read-only: it is lit's)
+}
+
+func newFieldOrder(keys ...string) fieldOrder {
+	o := make(fieldOrder, len(keys))
+	for i, k := range keys {
+		lit := `"` + k + `": `
+		o[i] = fieldKey{lit, unsafe.Slice(unsafe.StringData(lit[1:]), len(k))}
+	}
+	return o
+}
+
+// fieldIter reads the keys of one object of a struct: i is the key
+// expected next.
+type fieldIter struct {
+	d     *decoder
+	order fieldOrder
+	i     int
+}
+
+func (d *decoder) fields(order fieldOrder) fieldIter { return fieldIter{d: d, order: order} }
+
+// first is firstKey, expecting the struct's first key.
+func (f *fieldIter) first() ([]byte, bool) {
+	if f.d.err == nil {
+		if key, ok := f.expected(f.d.pos); ok {
+			return key, true
+		}
+	}
+	key, ok := f.d.firstKey()
+	if ok {
+		f.after(key)
+	}
+	return key, ok
+}
+
+// next is nextKey, expecting the key after the last one.
+func (f *fieldIter) next() ([]byte, bool) {
+	d := f.d
+	if i, data := d.pos, d.data; d.err == nil && i+2 < len(data) && data[i] == ',' && data[i+1] == ' ' {
+		if key, ok := f.expected(i + 2); ok {
+			return key, true
+		}
+	}
+	key, ok := d.nextKey()
+	if ok {
+		f.after(key)
+	}
+	return key, ok
+}
+
+// expected reads the key expected next when it is written at i, whole
+// in the window, and within the string limit as any key must be.
+func (f *fieldIter) expected(i int) ([]byte, bool) {
+	if f.i >= len(f.order) {
+		return nil, false
+	}
+	d, k := f.d, &f.order[f.i]
+	if len(d.data)-i < len(k.lit) || string(d.data[i:i+len(k.lit)]) != k.lit || len(k.key) > d.maxString {
+		return nil, false
+	}
+	d.pos = i + len(k.lit)
+	if d.depth < len(d.keyGen) {
+		d.keyGen[d.depth] = 0 // the key is in no window
+	}
+	f.i++
+	return k.key, true
+}
+
+// after expects, after a key read as a token, the key that follows it in
+// the struct (or, for a key the struct has not, the same as before).
+func (f *fieldIter) after(key []byte) {
+	for i := range f.order {
+		if string(f.order[i].key) == string(key) {
+			f.i = i + 1
+			return
+		}
+	}
+}
+
 // newKeySlot clears the key slot of the depth just entered: the key left
 // there is its last object's, which has ended, and must not keep its
 // buffer from reuse (see keyGen).

@@ -458,6 +458,13 @@ func (r listRef[T]) end() []T {
 	return out
 }
 
+// The keys of the structs a program has most of, in the schema's order.
+var (
+	nodeFields          = newFieldOrder("target", "inputs", "outputs", "metadata", "is_hop_single_tensor_return", "name")
+	namedArgumentFields = newFieldOrder("name", "arg", "kind")
+	tensorMetaFields    = newFieldOrder("dtype", "sizes", "requires_grad", "device", "strides", "storage_offset", "layout")
+)
+
 // node reads a node. A node without a name (files older than schema
 // 8.16) takes its first output's name, as FX named it.
 func (d *decoder) node(n *Node) {
@@ -465,7 +472,8 @@ func (d *decoder) node(n *Node) {
 		return
 	}
 	hasName := false
-	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+	f := d.fields(nodeFields)
+	for key, ok := f.first(); ok; key, ok = f.next() {
 		switch string(key) {
 		case "target":
 			n.Target = d.common(true)
@@ -509,7 +517,8 @@ func (d *decoder) namedArgument(a *NamedArgument) {
 	if !d.openObject(true) {
 		return
 	}
-	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+	f := d.fields(namedArgumentFields)
+	for key, ok := f.first(); ok; key, ok = f.next() {
 		switch string(key) {
 		case "name":
 			a.Name = d.common(true)
@@ -811,7 +820,8 @@ func (d *decoder) tensorMeta(m *TensorMeta) {
 	if !d.openObject(true) {
 		return
 	}
-	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+	f := d.fields(tensorMetaFields)
+	for key, ok := f.first(); ok; key, ok = f.next() {
 		switch string(key) {
 		case "dtype":
 			m.DType = ScalarType(d.int())

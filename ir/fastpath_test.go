@@ -87,3 +87,58 @@ func TestFastPathsDecodeAsTokens(t *testing.T) {
 		same(v, []byte(in))
 	}
 }
+
+// TestFieldsInAnyOrder: the keys of nodes, their arguments and tensor
+// metadata are expected in the schema's order, but read in any: keys
+// reversed, left out, unknown or given twice decode as they would token
+// by token, the last of a key given twice taking effect.
+func TestFieldsInAnyOrder(t *testing.T) {
+	meta := func(fields string) string {
+		return `{"graph_module": {"graph": {"inputs": [], "outputs": [], "nodes": [], "tensor_values": {"x": ` + fields +
+			`}}}, "schema_version": {"major": 8, "minor": 17}}`
+	}
+	node := func(fields string) string { return minimal(fields) }
+	inOrder := map[string]string{
+		"node":     node(`{"target": "t", "inputs": [{"name": "a", "arg": {"as_int": 1}, "kind": 2}], "outputs": [], "metadata": {"k": "v"}, "is_hop_single_tensor_return": true, "name": "n"}`),
+		"argument": node(`{"target": "t", "inputs": [{"name": "a", "arg": {"as_int": 1}, "kind": 2}], "name": "n"}`),
+		"meta":     meta(`{"dtype": 7, "sizes": [{"as_int": 2}], "requires_grad": true, "device": {"type": "cpu", "index": 1}, "strides": [{"as_int": 1}], "storage_offset": {"as_int": 3}, "layout": 2}`),
+	}
+	// Keys expected are refused past the string limit, as any key is.
+	defer limits.Reset()
+	for label, in := range inOrder {
+		for size := 0; size <= 30; size++ {
+			if err := limits.Set("string-bytes", fmt.Sprint(size)); err != nil {
+				t.Fatal(err)
+			}
+			_, fast := DecodeProgram([]byte(in))
+			_, slow := DecodeProgram(slowForm([]byte(in)))
+			if label == "node" && size < len("is_hop_single_tensor_return") && fast == nil || byteOffset.ReplaceAllString(fmt.Sprint(fast), "") != byteOffset.ReplaceAllString(fmt.Sprint(slow), "") {
+				t.Fatalf("%s, strings of %d bytes: %v, token by token %v", label, size, fast, slow)
+			}
+		}
+	}
+	limits.Reset()
+	for label, c := range map[string]struct{ in, same string }{
+		"node reversed":  {node(`{"name": "n", "is_hop_single_tensor_return": true, "metadata": {"k": "v"}, "outputs": [], "inputs": [{"name": "a", "arg": {"as_int": 1}, "kind": 2}], "target": "t"}`), "node"},
+		"node twice":     {node(`{"target": "u", "inputs": [], "target": "t", "inputs": [{"name": "a", "arg": {"as_int": 1}, "kind": 2}], "outputs": [], "metadata": {"k": "v"}, "is_hop_single_tensor_return": true, "name": "n"}`), "node"},
+		"node unknown":   {node(`{"target": "t", "future": [1, {"name": 2}], "inputs": [{"name": "a", "arg": {"as_int": 1}, "kind": 2}], "name": "n", "outputs": [], "metadata": {"k": "v"}, "is_hop_single_tensor_return": true}`), "node"},
+		"argument skips": {node(`{"target": "t", "inputs": [{"kind": 2, "arg": {"as_int": 1}, "name": "a"}], "name": "n"}`), "argument"},
+		"argument twice": {node(`{"target": "t", "inputs": [{"name": "b", "arg": {"as_int": 5}, "name": "a", "kind": 1, "arg": {"as_int": 1}, "kind": 2}], "name": "n"}`), "argument"},
+		"meta shuffled":  {meta(`{"layout": 2, "storage_offset": {"as_int": 3}, "dtype": 7, "strides": [{"as_int": 1}], "requires_grad": true, "sizes": [{"as_int": 2}], "device": {"type": "cpu", "index": 1}}`), "meta"},
+		"meta twice":     {meta(`{"dtype": 6, "sizes": [], "dtype": 7, "sizes": [{"as_int": 2}], "requires_grad": true, "device": {"type": "cpu", "index": 1}, "strides": [{"as_int": 1}], "storage_offset": {"as_int": 3}, "layout": 2}`), "meta"},
+	} {
+		got, err := DecodeProgram([]byte(c.in))
+		if err != nil {
+			t.Fatalf("%s: %v", label, err)
+		}
+		want, err := DecodeProgram([]byte(inOrder[c.same]))
+		if err != nil {
+			t.Fatalf("%s in order: %v", label, err)
+		}
+		a, _ := EncodeProgram(got)
+		b, _ := EncodeProgram(want)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: decodes as\n%s\nwant\n%s", label, a, b)
+		}
+	}
+}
