@@ -100,6 +100,10 @@ type decoder struct {
 	nodeStack []*Node
 	// and the slab short lists of nodes are carved from.
 	nodeListSlab []*Node
+
+	// checks, when set, holds what the structure checks found in each
+	// graph as it was read (see DecodeProgramChecked).
+	checks map[*Graph]*graphCheck
 }
 
 func newDecoder(data []byte) *decoder {

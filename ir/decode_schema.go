@@ -217,6 +217,11 @@ func (d *decoder) graph(g *Graph) {
 	if !d.openObject(false) {
 		return
 	}
+	var c *graphCheck
+	if d.checks != nil {
+		c = newGraphCheck(g)
+		d.checks[g] = c
+	}
 	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
 		switch string(key) {
 		case "inputs":
@@ -224,12 +229,12 @@ func (d *decoder) graph(g *Graph) {
 		case "outputs":
 			g.Outputs = d.argList()
 		case "nodes":
-			g.Nodes = d.nodeList()
+			g.Nodes = d.nodeList(c)
 			continue // its errors name the node
 		case "tensor_values":
 			// Sized for the nodes and inputs already read (PyTorch
 			// writes them first): one value each is the common case.
-			g.TensorValues = decodeTableSized(d, len(g.Nodes)+len(g.Inputs), (*decoder).tensorMetaRef)
+			g.TensorValues = d.tensorValues(len(g.Nodes)+len(g.Inputs), c)
 		case "sym_int_values":
 			g.SymIntValues = decodeTable(d, value((*decoder).symInt))
 		case "sym_bool_values":
@@ -245,22 +250,42 @@ func (d *decoder) graph(g *Graph) {
 		}
 		d.wrapKey(key)
 	}
+	if c != nil && d.err == nil {
+		c.finish()
+	}
+}
+
+// tensorValues reads a graph's tensor table (a hint entries long), its
+// metadata checked as it comes when c is set.
+func (d *decoder) tensorValues(hint int, c *graphCheck) map[string]*TensorMeta {
+	if !d.openObject(true) {
+		return nil
+	}
+	if c != nil {
+		c.newMetas()
+	}
+	m := make(map[string]*TensorMeta, hint)
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		k := d.mapKey(key)
+		v := d.tensorMetaRef()
+		n := len(m)
+		m[k] = v
+		d.wrapName(k)
+		if c != nil {
+			c.meta(k, v, len(m) > n)
+		}
+	}
+	return m
 }
 
 // decodeTable reads an object keyed by value names (null reads as nil),
 // each value read by elem. (elem returns its value rather than filling a
 // pointer, which through a func value would escape to the heap.)
 func decodeTable[V any](d *decoder, elem func(*decoder) V) map[string]V {
-	return decodeTableSized(d, 0, elem)
-}
-
-// decodeTableSized is decodeTable for a table about hint entries long (a
-// hint taken from what was decoded, never from what the input claims).
-func decodeTableSized[V any](d *decoder, hint int, elem func(*decoder) V) map[string]V {
 	if !d.openObject(true) {
 		return nil
 	}
-	m := make(map[string]V, hint)
+	m := make(map[string]V)
 	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
 		k := d.mapKey(key)
 		m[k] = elem(d)
@@ -288,10 +313,13 @@ func (d *decoder) tensorMetaRef() *TensorMeta {
 	return m
 }
 
-func (d *decoder) nodeList() []*Node {
+func (d *decoder) nodeList(c *graphCheck) []*Node {
 	if !d.openArray() {
 		d.wrapName("nodes")
 		return nil
+	}
+	if c != nil {
+		c.newNodes()
 	}
 	base := len(d.nodeStack)
 	for ok := d.firstElem(); ok; ok = d.nextElem() {
@@ -314,6 +342,9 @@ func (d *decoder) nodeList() []*Node {
 			}
 			d.wrap("node %s", who)
 			break
+		}
+		if c != nil {
+			c.node(n)
 		}
 		d.nodeStack = append(d.nodeStack, n)
 	}

@@ -443,7 +443,7 @@ func invalidUTF8(b []byte) int {
 func (rd *reader) readProgram(model string, used map[string]bool) (*ir.Program, error) {
 	rel := "models/" + model + ".json"
 	used[rel] = true
-	p, err := rd.decodeProgram(rel)
+	p, structure, err := rd.decodeProgram(rel)
 	if err != nil {
 		return nil, err
 	}
@@ -451,8 +451,8 @@ func (rd *reader) readProgram(model string, used map[string]bool) (*ir.Program, 
 		return nil, rd.errf(rel, "schema version %d.%d: seam reads schema %d.x (PyTorch 2.9 to 2.11)",
 			p.SchemaVersion.Major, p.SchemaVersion.Minor, ir.CurrentSchema.Major)
 	}
-	if err := p.CheckStructure(); err != nil {
-		return nil, rd.errf(rel, "%v", err)
+	if structure != nil {
+		return nil, rd.errf(rel, "%v", structure)
 	}
 	if p.Weights, err = rd.readPayloads(model, "weights", used); err != nil {
 		return nil, err
@@ -464,35 +464,36 @@ func (rd *reader) readProgram(model string, used map[string]bool) (*ir.Program, 
 }
 
 // decodeProgram decodes a program record as it reads it, so that its
-// JSON (the largest record of a large program) is never held whole. Its
-// declared size is checked first, as readAll does; a damaged record is
-// reported as damaged, whatever JSON its damage made.
-func (rd *reader) decodeProgram(rel string) (*ir.Program, error) {
+// JSON (the largest record of a large program) is never held whole, and
+// returns also the verdict of the program's structure check, made as it
+// is read. Its declared size is checked first, as readAll does; a
+// damaged record is reported as damaged, whatever JSON its damage made.
+func (rd *reader) decodeProgram(rel string) (p *ir.Program, structure, err error) {
 	f, ok := rd.records[rel]
 	if !ok {
-		return nil, rd.errf(rel, "missing")
+		return nil, nil, rd.errf(rel, "missing")
 	}
 	if err := limits.JSONBytes.Check(int64(f.UncompressedSize64)); err != nil {
-		return nil, rd.wrap(rel, err)
+		return nil, nil, rd.wrap(rel, err)
 	}
 	rc, err := openRecord(f, rd.r)
 	if err != nil {
-		return nil, rd.wrap(rel, err)
+		return nil, nil, rd.wrap(rel, err)
 	}
 	defer rc.Close()
 	r := &firstError{r: rc}
-	p, err := ir.DecodeProgramFrom(r)
+	p, structure, err = ir.DecodeProgramChecked(r)
 	if err != nil && r.err == nil {
 		// Read on to the end, where the CRC is checked.
 		_, _ = io.Copy(io.Discard, r)
 	}
 	if r.err != nil {
-		return nil, rd.wrap(rel, r.err)
+		return nil, nil, rd.wrap(rel, r.err)
 	}
 	if err != nil {
-		return nil, rd.errf(rel, "malformed program: %v", err)
+		return nil, nil, rd.errf(rel, "malformed program: %v", err)
 	}
-	return p, nil
+	return p, structure, nil
 }
 
 // firstError keeps the first error other than EOF its reader returns.
