@@ -563,17 +563,54 @@ func (d *decoder) keyColon() ([]byte, bool) {
 type fieldOrder []fieldKey
 
 type fieldKey struct {
-	lit string // `"name": `
-	key []byte // name (read-only: it is lit's)
+	first, next literal // `"name": ` first in its object, `, "name": ` after a value
+	key         []byte  // name (read-only: it is first's)
 }
 
 func newFieldOrder(keys ...string) fieldOrder {
 	o := make(fieldOrder, len(keys))
 	for i, k := range keys {
 		lit := `"` + k + `": `
-		o[i] = fieldKey{lit, unsafe.Slice(unsafe.StringData(lit[1:]), len(k))}
+		o[i] = fieldKey{newLiteral(lit), newLiteral(", " + lit), unsafe.Slice(unsafe.StringData(lit[1:]), len(k))}
 	}
 	return o
+}
+
+// literal is a short text to match, also as the words that hold it
+// (masked to its length), which match with a few loads where the window
+// has room for them.
+type literal struct {
+	text  string
+	words [4]uint64
+	masks [4]uint64
+	n     int // words used
+}
+
+func newLiteral(text string) literal {
+	l := literal{text: text, n: (len(text) + 7) / 8}
+	if l.n > len(l.words) {
+		l.n = 0 // too long for words: matched as text
+	}
+	for j := 0; j < l.n; j++ {
+		var b [8]byte
+		k := copy(b[:], text[8*j:])
+		l.words[j] = binary.LittleEndian.Uint64(b[:])
+		l.masks[j] = ^uint64(0) >> (64 - 8*k)
+	}
+	return l
+}
+
+// at reports whether data holds the literal at i.
+func (l *literal) at(data []byte, i int) bool {
+	if l.n == 0 || len(data)-i < 8*l.n {
+		return len(data)-i >= len(l.text) && string(data[i:i+len(l.text)]) == l.text
+	}
+	for j := 0; j < l.n; j++ {
+		if binary.LittleEndian.Uint64(data[i+8*j:])&l.masks[j] != l.words[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // fieldIter reads the keys of one object of a struct: i is the key
@@ -586,11 +623,12 @@ type fieldIter struct {
 
 func (d *decoder) fields(order fieldOrder) fieldIter { return fieldIter{d: d, order: order} }
 
-// first is firstKey, expecting the struct's first key.
+// first is firstKey, expecting the struct's first key. (A key expected
+// past the string limit is read as a token, which refuses it.)
 func (f *fieldIter) first() ([]byte, bool) {
-	if f.d.err == nil {
-		if key, ok := f.expected(f.d.pos); ok {
-			return key, true
+	if f.i < len(f.order) && f.d.err == nil {
+		if k := &f.order[f.i]; k.first.at(f.d.data, f.d.pos) && len(k.key) <= f.d.maxString {
+			return f.expected(k, len(k.first.text))
 		}
 	}
 	key, ok := f.d.firstKey()
@@ -602,30 +640,22 @@ func (f *fieldIter) first() ([]byte, bool) {
 
 // next is nextKey, expecting the key after the last one.
 func (f *fieldIter) next() ([]byte, bool) {
-	d := f.d
-	if i, data := d.pos, d.data; d.err == nil && i+2 < len(data) && data[i] == ',' && data[i+1] == ' ' {
-		if key, ok := f.expected(i + 2); ok {
-			return key, true
+	if f.i < len(f.order) && f.d.err == nil {
+		if k := &f.order[f.i]; k.next.at(f.d.data, f.d.pos) && len(k.key) <= f.d.maxString {
+			return f.expected(k, len(k.next.text))
 		}
 	}
-	key, ok := d.nextKey()
+	key, ok := f.d.nextKey()
 	if ok {
 		f.after(key)
 	}
 	return key, ok
 }
 
-// expected reads the key expected next when it is written at i, whole
-// in the window, and within the string limit as any key must be.
-func (f *fieldIter) expected(i int) ([]byte, bool) {
-	if f.i >= len(f.order) {
-		return nil, false
-	}
-	d, k := f.d, &f.order[f.i]
-	if len(d.data)-i < len(k.lit) || string(d.data[i:i+len(k.lit)]) != k.lit || len(k.key) > d.maxString {
-		return nil, false
-	}
-	d.pos = i + len(k.lit)
+// expected reads the key expected next, n bytes at pos.
+func (f *fieldIter) expected(k *fieldKey, n int) ([]byte, bool) {
+	d := f.d
+	d.pos += n
 	if d.depth < len(d.keyGen) {
 		d.keyGen[d.depth] = 0 // the key is in no window
 	}
