@@ -172,13 +172,20 @@ func checkEveryName(g *Graph) error {
 // CheckStructure says of the program decoded.
 func checkedAsCheckStructure(t *testing.T, label string, data []byte) {
 	t.Helper()
-	p, structure, err := DecodeProgramChecked(bytes.NewReader(data))
+	p, structure, err := DecodeProgramCheckedFrom(bytes.NewReader(data))
 	want, wantErr := DecodeProgram(data)
 	if fmt.Sprint(err) != fmt.Sprint(wantErr) {
 		t.Fatalf("%s: error %v, DecodeProgram's %v", label, err, wantErr)
 	}
+	whole, wholeStructure, wholeErr := DecodeProgramChecked(data)
+	if fmt.Sprint(wholeErr) != fmt.Sprint(wantErr) || fmt.Sprint(wholeStructure) != fmt.Sprint(structure) {
+		t.Fatalf("%s: reading whole: %v, %v; from a reader: %v, %v", label, wholeErr, wholeStructure, err, structure)
+	}
 	if err != nil {
 		return
+	}
+	if a, b := encodeOrErr(whole), encodeOrErr(p); a != b {
+		t.Fatalf("%s: reading whole and from a reader decode differently", label)
 	}
 	if got, want := fmt.Sprint(structure), fmt.Sprint(want.CheckStructure()); got != want {
 		t.Fatalf("%s: checked as read: %s, CheckStructure: %s", label, got, want)
@@ -285,4 +292,12 @@ func FuzzDecodeProgramChecked(f *testing.F) {
 	}
 	f.Add(data)
 	f.Fuzz(func(t *testing.T, data []byte) { checkedAsCheckStructure(t, "input", data) })
+}
+
+func encodeOrErr(p *Program) string {
+	data, err := EncodeProgram(p)
+	if err != nil {
+		return err.Error()
+	}
+	return string(data)
 }

@@ -37,13 +37,22 @@ func decodeProgramFrom(r io.Reader, chunk int) (*Program, error) {
 	return p, nil
 }
 
-// DecodeProgramChecked is DecodeProgramFrom, and also returns what
+// DecodeProgramChecked is DecodeProgram, and also returns what
 // p.CheckStructure() returns, found for the most part as p is read (the
 // names each node uses, each tensor's sizes), while what it looks at is
 // at hand, rather than in a pass over the whole program afterwards. A
 // program changed since must be checked with CheckStructure.
-func DecodeProgramChecked(r io.Reader) (p *Program, structure, err error) {
-	d := newStreamDecoder(r, readChunk)
+func DecodeProgramChecked(data []byte) (p *Program, structure, err error) {
+	return decodeChecked(newDecoder(data))
+}
+
+// DecodeProgramCheckedFrom is DecodeProgramChecked reading from r as
+// DecodeProgramFrom does.
+func DecodeProgramCheckedFrom(r io.Reader) (p *Program, structure, err error) {
+	return decodeChecked(newStreamDecoder(r, readChunk))
+}
+
+func decodeChecked(d *decoder) (p *Program, structure, err error) {
 	d.checks = map[*Graph]*graphCheck{}
 	p = new(Program)
 	if err := d.whole(func() { d.program(p) }); err != nil {

@@ -48,15 +48,20 @@ func Open(path string) (*Archive, error) {
 	return a, nil
 }
 
-// ReadBytes reads an archive held in memory.
+// ReadBytes reads an archive held in memory. Its program records are
+// decoded where they lie.
 func ReadBytes(data []byte, name string) (*Archive, error) {
-	return Read(bytes.NewReader(data), int64(len(data)), name)
+	return readWith(&reader{file: name, r: bytes.NewReader(data), size: int64(len(data)), mem: data})
 }
 
 // Read reads an archive from r; name is used in errors. Weights are read
 // from r on demand, so r must stay readable while they are used.
 func Read(r io.ReaderAt, size int64, name string) (*Archive, error) {
-	rd := &reader{file: name, r: r, size: size}
+	return readWith(&reader{file: name, r: r, size: size})
+}
+
+func readWith(rd *reader) (*Archive, error) {
+	name := rd.file
 	a, err := rd.read()
 	if err != nil {
 		var pe *Error
@@ -72,6 +77,7 @@ type reader struct {
 	file    string
 	r       io.ReaderAt
 	size    int64
+	mem     []byte // r's bytes, when the archive is in memory
 	root    string
 	records map[string]*zip.File // by path below the root
 	blobs   map[*zip.File]ir.Blob
@@ -476,13 +482,24 @@ func (rd *reader) decodeProgram(rel string) (p *ir.Program, structure, err error
 	if err := limits.JSONBytes.Check(int64(f.UncompressedSize64)); err != nil {
 		return nil, nil, rd.wrap(rel, err)
 	}
+	if rd.mem != nil && f.Method == zip.Store {
+		// In memory: no copy to read it through.
+		data, err := storedRecord(f, rd.mem)
+		if err != nil {
+			return nil, nil, rd.wrap(rel, err)
+		}
+		if p, structure, err = ir.DecodeProgramChecked(data); err != nil {
+			return nil, nil, rd.errf(rel, "malformed program: %v", err)
+		}
+		return p, structure, nil
+	}
 	rc, err := openRecord(f, rd.r)
 	if err != nil {
 		return nil, nil, rd.wrap(rel, err)
 	}
 	defer rc.Close()
 	r := &firstError{r: rc}
-	p, structure, err = ir.DecodeProgramChecked(r)
+	p, structure, err = ir.DecodeProgramCheckedFrom(r)
 	if err != nil && r.err == nil {
 		// Read on to the end, where the CRC is checked.
 		_, _ = io.Copy(io.Discard, r)
