@@ -100,6 +100,8 @@ type decoder struct {
 	nodeStack []*Node
 	// and the slab short lists of nodes are carved from.
 	nodeListSlab []*Node
+	// The keys of the last node's metadata.
+	metaKeys learnedKeys
 
 	// checks, when set, holds what the structure checks found in each
 	// graph as it was read (see DecodeProgramChecked).
@@ -672,6 +674,84 @@ func (f *fieldIter) after(key []byte) {
 			return
 		}
 	}
+}
+
+// learnedKeys reads the keys of objects whose keys are free (node
+// metadata) expecting those of the last such object, in the same order:
+// a program's nodes mostly have the same few (stack_trace,
+// nn_module_stack, torch_fn, from_node), each key matched whole and
+// returned interned.
+type learnedKeys struct {
+	keys [maxLearnedKeys]learnedKey
+	i    int // the key expected next
+}
+
+const maxLearnedKeys = 8
+
+type learnedKey struct {
+	key         string // interned
+	first, next literal
+}
+
+// first is firstKey, expecting the last object's first key.
+func (ks *learnedKeys) first(d *decoder) (string, bool) {
+	ks.i = 0
+	if k := ks.expected(); k != nil && d.err == nil && k.first.at(d.data, d.pos) {
+		return ks.matched(d, k, len(k.first.text)), true
+	}
+	key, ok := d.firstKey()
+	if !ok {
+		return "", false
+	}
+	return ks.learn(d, key), true
+}
+
+// next is nextKey, expecting the key that came next in the last object.
+func (ks *learnedKeys) next(d *decoder) (string, bool) {
+	if k := ks.expected(); k != nil && d.err == nil && k.next.at(d.data, d.pos) {
+		return ks.matched(d, k, len(k.next.text)), true
+	}
+	key, ok := d.nextKey()
+	if !ok {
+		return "", false
+	}
+	return ks.learn(d, key), true
+}
+
+func (ks *learnedKeys) expected() *learnedKey {
+	if ks.i < len(ks.keys) && ks.keys[ks.i].key != "" {
+		return &ks.keys[ks.i]
+	}
+	return nil
+}
+
+// matched reads the key expected, n bytes at pos. (It was read as a token
+// once, within the limits of this decode.)
+func (ks *learnedKeys) matched(d *decoder, k *learnedKey, n int) string {
+	d.pos += n
+	if d.depth < len(d.keyGen) {
+		d.keyGen[d.depth] = 0 // the key is in no window
+	}
+	ks.i++
+	return k.key
+}
+
+// learn interns a key read as a token and, when it is plain (written as
+// it reads: no escape, nothing past ASCII), expects it at its place from
+// now on.
+func (ks *learnedKeys) learn(d *decoder, key []byte) string {
+	if d.err != nil {
+		return ""
+	}
+	k := d.intern(key)
+	if ks.i < len(ks.keys) && plainEnd(key, 0) == len(key) {
+		if l := &ks.keys[ks.i]; l.key != k {
+			text := `"` + k + `": `
+			*l = learnedKey{k, newLiteral(text), newLiteral(", " + text)}
+		}
+	}
+	ks.i++
+	return k
 }
 
 // newKeySlot clears the key slot of the depth just entered: the key left
@@ -1471,9 +1551,9 @@ func (d *decoder) metadata() Metadata {
 		return nil
 	}
 	l := d.metas.begin()
-	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+	ks := &d.metaKeys
+	for k, ok := ks.first(d); ok; k, ok = ks.next(d) {
 		d.count()
-		k := d.intern(key)
 		var v string
 		if k == "nn_module_stack" {
 			v = d.common(false)

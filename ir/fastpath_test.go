@@ -103,6 +103,39 @@ func TestFieldsInAnyOrder(t *testing.T) {
 		"argument": node(`{"target": "t", "inputs": [{"name": "a", "arg": {"as_int": 1}, "kind": 2}], "name": "n"}`),
 		"meta":     meta(`{"dtype": 7, "sizes": [{"as_int": 2}], "requires_grad": true, "device": {"type": "cpu", "index": 1}, "strides": [{"as_int": 1}], "storage_offset": {"as_int": 3}, "layout": 2}`),
 	}
+	// Metadata keys are expected as the last node's: keys that change,
+	// move, repeat or are written with escapes read as tokens read them.
+	var nodes []string
+	for i, md := range []string{
+		`{"stack_trace": "a", "nn_module_stack": "m", "torch_fn": "f"}`,
+		`{"stack_trace": "b", "nn_module_stack": "m", "torch_fn": "g"}`,
+		`{"nn_module_stack": "m", "stack_trace": "c"}`,
+		`{"stack_trace": "d", "stack_trace": "e", "nn_module_stack": "m", "from_node": "x", "torch_fn": "h"}`,
+		`{"stack\u005ftrace": "f", "a\"b": "1", "nn_module_stack": "m"}`,
+		`{"stack_trace": "g", "a\"b": "2", "a\\": "3", "nn_module_stack": "m"}`,
+		`{}`, `{"stack_trace": "h"}`, `{"k0": "", "k1": "", "k2": "", "k3": "", "k4": "", "k5": "", "k6": "", "k7": "", "k8": "", "k9": ""}`,
+		`{"k0": "", "k1": "", "k2": "", "k3": "", "k4": "", "k5": "", "k6": "", "k7": "", "k8": "", "k9": "", "k10": ""}`,
+		`{"stack_trace": "i", "nn_module_stack": "m", "torch_fn": "f"}`,
+	} {
+		nodes = append(nodes, fmt.Sprintf(`{"target": "t", "metadata": %s, "name": "n%d"}`, md, i))
+	}
+	in := []byte(minimal(strings.Join(nodes, ", ")))
+	fast, ferr := DecodeProgram(in)
+	slow, serr := DecodeProgram(slowForm(in))
+	if ferr != nil || serr != nil {
+		t.Fatalf("metadata: %v, token by token %v", ferr, serr)
+	}
+	if a, b := encodeOrErr(fast), encodeOrErr(slow); a != b {
+		t.Errorf("metadata: decodes as\n%s\ntoken by token\n%s", a, b)
+	}
+
+	// A key learnt is matched as it reads, never as the text it unescapes to.
+	learnt := fmt.Sprintf(`{"target": "t", "metadata": %s, "name": "a"}`, `{"stack_trace": "s", "a\"b": "1"}`)
+	bad := fmt.Sprintf(`{"target": "t", "metadata": %s, "name": "b"}`, `{"stack_trace": "s", "a"b": "1"}`)
+	if _, err := DecodeProgram([]byte(minimal(learnt + ", " + bad))); err == nil {
+		t.Errorf("metadata: %s read after %s", bad, learnt)
+	}
+
 	// Keys expected are refused past the string limit, as any key is.
 	defer limits.Reset()
 	for label, in := range inOrder {
