@@ -875,7 +875,59 @@ func (d *decoder) tensorMeta(m *TensorMeta) {
 	}
 }
 
-func (d *decoder) symIntList() []SymInt { return readList(d, &d.symInts, (*decoder).symInt) }
+func (d *decoder) symIntList() []SymInt {
+	if l, ok := d.literalSymInts(); ok {
+		return l
+	}
+	return readList(d, &d.symInts, (*decoder).symInt)
+}
+
+// maxLiteralSymInts bounds the lists literalSymInts reads: a tensor's
+// sizes and strides, one per dimension.
+const maxLiteralSymInts = 8
+
+// literalSymInts reads, when the window holds it whole at pos, a short
+// list of plain literals as Python writes it ([{"as_int": 6}, {"as_int":
+// 8}]: a tensor's sizes and strides) in one loop. It reads nothing, and
+// says false, for anything else (another spacing, a symbolic size, a
+// number that is not a plain integer, a longer list, a list past the
+// depth or value limits), which readList then reads (or refuses).
+func (d *decoder) literalSymInts() ([]SymInt, bool) {
+	data, i := d.data, d.pos
+	if d.err != nil || d.depth+2 > d.maxDepth || i+1 >= len(data) || data[i] != '[' || data[i+1] == ']' {
+		return nil, false
+	}
+	var vals [maxLiteralSymInts]int64
+	n := 0
+	for i++; ; i += 2 {
+		if n == len(vals) || len(data)-i <= len(asIntPrefix) || string(data[i:i+len(asIntPrefix)]) != asIntPrefix {
+			return nil, false
+		}
+		v, end, ok := fastInt(data, i+len(asIntPrefix))
+		if !ok || data[end] != '}' || end+2 >= len(data) {
+			return nil, false
+		}
+		vals[n], n, i = v, n+1, end+1
+		if data[i] == ']' {
+			break
+		}
+		if data[i] != ',' || data[i+1] != ' ' {
+			return nil, false
+		}
+	}
+	if d.values+n > d.maxValues {
+		return nil, false
+	}
+	d.values += n
+	d.pos = i + 1
+	r := d.symInts.begin()
+	for _, v := range vals[:n] {
+		e := r.next()
+		e.Int = v
+		r.done(e)
+	}
+	return r.end(), true
+}
 
 // symUnion reads the as_expr member of SymInt, SymFloat or SymBool, or
 // hands the literal member's key back to the caller.

@@ -86,6 +86,42 @@ func TestFastPathsDecodeAsTokens(t *testing.T) {
 		in := strings.Replace(string(data), `{"as_tensor": {"name": "x"}}`, v, 1)
 		same(v, []byte(in))
 	}
+	// Near misses of the sizes read in one loop.
+	const sizes = `"sizes": [{"as_int": 6}, {"as_int": -1}]`
+	if !bytes.Contains(data, []byte(sizes)) {
+		t.Fatalf("no %s in the program", sizes)
+	}
+	for _, v := range []string{
+		`[]`, `[{"as_int": 1}]`, `[{"as_int": 1},{"as_int": 2}]`, `[{"as_int": 1}, {"as_int": 2} ]`, `[ {"as_int": 1}]`,
+		`[{"as_int": 01}]`, `[{"as_int": 1.0}]`, `[{"as_int": 1e3}]`, `[{"as_int": -}]`, `[{"as_int": 12345678901234567890}]`,
+		`[{"as_int": -9223372036854775808}, {"as_int": 9223372036854775807}]`, `[{"as_int": 1, "as_int": 2}]`,
+		`[{"as_int": 1}, {"as_expr": {"expr_str": "s0", "hint": {"as_int": 4}}}]`, `[{"as_int": 1}, null]`, `[{"as_int": 1}, ]`,
+		`[{"as_int": 1}, {"as_int": 2}, {"as_int": 3}, {"as_int": 4}, {"as_int": 5}, {"as_int": 6}, {"as_int": 7}, {"as_int": 8}]`,
+		`[{"as_int": 1}, {"as_int": 2}, {"as_int": 3}, {"as_int": 4}, {"as_int": 5}, {"as_int": 6}, {"as_int": 7}, {"as_int": 8}, {"as_int": 9}]`,
+		`[{"as_int": 1}`, `[{"as_int": 1}}`, `[{"as_int": 1}]]`,
+	} {
+		in := strings.Replace(string(data), sizes, `"sizes": `+v, 1)
+		same(v, []byte(in))
+	}
+	// At the edges of the depth and value limits, with the sizes the
+	// deepest value and the last values of the program.
+	sized := []byte(`{"graph_module": {"graph": {"tensor_values": {"x": {"dtype": 7, "sizes": [{"as_int": 2}, {"as_int": 3}]}}}}, "schema_version": {"major": 8, "minor": 17}}`)
+	for _, limit := range []struct {
+		name string
+		max  int
+	}{{"json-depth", 8}, {"values", 6}} {
+		for n := 1; n <= limit.max; n++ {
+			if err := limits.Set(limit.name, fmt.Sprint(n)); err != nil {
+				t.Fatal(err)
+			}
+			_, fast := DecodeProgram(sized)
+			_, slow := DecodeProgram(slowForm(sized))
+			if byteOffset.ReplaceAllString(fmt.Sprint(fast), "") != byteOffset.ReplaceAllString(fmt.Sprint(slow), "") {
+				t.Errorf("%s %d: %v, token by token %v", limit.name, n, fast, slow)
+			}
+		}
+		limits.Reset()
+	}
 }
 
 // TestFieldsInAnyOrder: the keys of nodes, their arguments and tensor
