@@ -28,7 +28,10 @@ func (p *Program) checkStructure(seen map[*Graph]*graphCheck) error {
 	if len(g.Outputs) != len(p.Signature.Outputs) {
 		return fmt.Errorf("graph has %d outputs but the signature lists %d", len(g.Outputs), len(p.Signature.Outputs))
 	}
-	return g.Walk(func(path string, g *Graph) error {
+	// A graph the decoder saw no nested graph in is not looked through
+	// again for one (a pass over every node).
+	flat := func(g *Graph) bool { c := seen[g]; return c != nil && !c.nested }
+	return g.walk("", func(path string, g *Graph) error {
 		c := seen[g]
 		var err error
 		if c != nil {
@@ -46,7 +49,7 @@ func (p *Program) checkStructure(seen map[*Graph]*graphCheck) error {
 			return c.metas.err()
 		}
 		return g.checkMetas()
-	})
+	}, flat)
 }
 
 func (g *Graph) checkNames() error {
@@ -237,6 +240,7 @@ type graphCheck struct {
 	uses    nameCheck
 	pending []pendingUse
 	names   error // checkNames' verdict, once the graph is whole
+	nested  bool  // whether a node has a graph argument
 
 	metas metaCheck
 	// metasKnown is false when the tensor table named a value twice:
@@ -258,6 +262,7 @@ func newGraphCheck(g *Graph) *graphCheck {
 func (c *graphCheck) newNodes() {
 	c.uses = nameCheck{g: c.uses.g}
 	c.pending = c.pending[:0]
+	c.nested = false
 }
 
 // node takes the uses and definitions of the node just read.
@@ -268,6 +273,7 @@ func (c *graphCheck) node(n *Node) {
 			c.use(n, a.Name)
 		} else {
 			a.ForEachRef(func(s string) { c.use(n, s) })
+			c.nested = c.nested || a.Kind == ArgGraph
 		}
 	}
 	for i := range n.Outputs {
