@@ -625,44 +625,50 @@ type fieldIter struct {
 
 func (d *decoder) fields(order fieldOrder) fieldIter { return fieldIter{d: d, order: order} }
 
-// first is firstKey, expecting the struct's first key. (A key expected
-// past the string limit is read as a token, which refuses it.)
-func (f *fieldIter) first() ([]byte, bool) {
-	if f.i < len(f.order) && f.d.err == nil {
-		if k := &f.order[f.i]; k.first.at(f.d.data, f.d.pos) && len(k.key) <= f.d.maxString {
-			return f.expected(k, len(k.first.text))
-		}
-	}
-	key, ok := f.d.firstKey()
-	if ok {
-		f.after(key)
-	}
-	return key, ok
-}
+// first is firstKey, expecting the struct's first key.
+func (f *fieldIter) first() ([]byte, bool) { return f.key(true) }
 
 // next is nextKey, expecting the key after the last one.
-func (f *fieldIter) next() ([]byte, bool) {
-	if f.i < len(f.order) && f.d.err == nil {
-		if k := &f.order[f.i]; k.next.at(f.d.data, f.d.pos) && len(k.key) <= f.d.maxString {
-			return f.expected(k, len(k.next.text))
+func (f *fieldIter) next() ([]byte, bool) { return f.key(false) }
+
+// key reads the struct's next key, the one expected when it comes (and
+// is within the string limit, as any key must be: past it, it is read as
+// a token, which refuses it).
+func (f *fieldIter) key(first bool) ([]byte, bool) {
+	d := f.d
+	if f.i < len(f.order) && d.err == nil {
+		k := &f.order[f.i]
+		lit := &k.next
+		if first {
+			lit = &k.first
+		}
+		if lit.at(d.data, d.pos) && len(k.key) <= d.maxString {
+			d.keyMatched(len(lit.text))
+			f.i++
+			return k.key, true
 		}
 	}
-	key, ok := f.d.nextKey()
+	key, ok := d.keyToken(first)
 	if ok {
 		f.after(key)
 	}
 	return key, ok
 }
 
-// expected reads the key expected next, n bytes at pos.
-func (f *fieldIter) expected(k *fieldKey, n int) ([]byte, bool) {
-	d := f.d
+// keyToken reads the next key of an object as a token.
+func (d *decoder) keyToken(first bool) ([]byte, bool) {
+	if first {
+		return d.firstKey()
+	}
+	return d.nextKey()
+}
+
+// keyMatched consumes a key matched whole, n bytes with its separators.
+func (d *decoder) keyMatched(n int) {
 	d.pos += n
 	if d.depth < len(d.keyGen) {
 		d.keyGen[d.depth] = 0 // the key is in no window
 	}
-	f.i++
-	return k.key, true
 }
 
 // after expects, after a key read as a token, the key that follows it in
@@ -696,44 +702,32 @@ type learnedKey struct {
 // first is firstKey, expecting the last object's first key.
 func (ks *learnedKeys) first(d *decoder) (string, bool) {
 	ks.i = 0
-	if k := ks.expected(); k != nil && d.err == nil && k.first.at(d.data, d.pos) {
-		return ks.matched(d, k, len(k.first.text)), true
-	}
-	key, ok := d.firstKey()
-	if !ok {
-		return "", false
-	}
-	return ks.learn(d, key), true
+	return ks.key(d, true)
 }
 
 // next is nextKey, expecting the key that came next in the last object.
-func (ks *learnedKeys) next(d *decoder) (string, bool) {
-	if k := ks.expected(); k != nil && d.err == nil && k.next.at(d.data, d.pos) {
-		return ks.matched(d, k, len(k.next.text)), true
+func (ks *learnedKeys) next(d *decoder) (string, bool) { return ks.key(d, false) }
+
+// key reads the object's next key. (A key learnt was read as a token
+// once, within the limits of this decode.)
+func (ks *learnedKeys) key(d *decoder, first bool) (string, bool) {
+	if ks.i < len(ks.keys) && ks.keys[ks.i].key != "" && d.err == nil {
+		k := &ks.keys[ks.i]
+		lit := &k.next
+		if first {
+			lit = &k.first
+		}
+		if lit.at(d.data, d.pos) {
+			d.keyMatched(len(lit.text))
+			ks.i++
+			return k.key, true
+		}
 	}
-	key, ok := d.nextKey()
+	key, ok := d.keyToken(first)
 	if !ok {
 		return "", false
 	}
 	return ks.learn(d, key), true
-}
-
-func (ks *learnedKeys) expected() *learnedKey {
-	if ks.i < len(ks.keys) && ks.keys[ks.i].key != "" {
-		return &ks.keys[ks.i]
-	}
-	return nil
-}
-
-// matched reads the key expected, n bytes at pos. (It was read as a token
-// once, within the limits of this decode.)
-func (ks *learnedKeys) matched(d *decoder, k *learnedKey, n int) string {
-	d.pos += n
-	if d.depth < len(d.keyGen) {
-		d.keyGen[d.depth] = 0 // the key is in no window
-	}
-	ks.i++
-	return k.key
 }
 
 // learn interns a key read as a token and, when it is plain (written as
