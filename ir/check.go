@@ -15,7 +15,12 @@ import (
 // outputs, every name an argument uses is defined in its graph, and every
 // static size is non-negative with an element count that fits in int64.
 // The deeper export-IR rules are package verify's.
-func (p *Program) CheckStructure() error {
+func (p *Program) CheckStructure() error { return p.checkStructure(nil) }
+
+// checkStructure is CheckStructure, taking what a graph's checks found
+// from seen when it has the graph (the decoder checks as it reads: see
+// DecodeProgramChecked).
+func (p *Program) checkStructure(seen map[*Graph]*graphCheck) error {
 	g := p.Graph
 	if len(g.Inputs) != len(p.Signature.Inputs) {
 		return fmt.Errorf("graph has %d inputs but the signature lists %d", len(g.Inputs), len(p.Signature.Inputs))
@@ -23,34 +28,65 @@ func (p *Program) CheckStructure() error {
 	if len(g.Outputs) != len(p.Signature.Outputs) {
 		return fmt.Errorf("graph has %d outputs but the signature lists %d", len(g.Outputs), len(p.Signature.Outputs))
 	}
-	return g.Walk(func(path string, g *Graph) error {
-		if err := g.checkNames(); err != nil {
+	// A graph the decoder saw no nested graph in is not looked through
+	// again for one (a pass over every node).
+	flat := func(g *Graph) bool { c := seen[g]; return c != nil && !c.nested }
+	return g.walk("", func(path string, g *Graph) error {
+		c := seen[g]
+		var err error
+		if c != nil {
+			err = c.names
+		} else {
+			err = g.checkNames()
+		}
+		if err != nil {
 			if path != "" {
 				return fmt.Errorf("graph %s: %w", path, err)
 			}
 			return err
 		}
+		if c != nil && c.metasKnown {
+			return c.metas.err()
+		}
 		return g.checkMetas()
-	})
+	}, flat)
 }
 
 func (g *Graph) checkNames() error {
 	ns := nameCheck{g: g}
-	var err error
 	for _, n := range g.Nodes {
-		n.ForEachInputRef(func(s string) {
-			if err == nil && !ns.defined(s) {
-				err = fmt.Errorf("node %s uses %q, which is never defined", n.Name, s)
-			}
-		})
-		if err != nil {
+		if err := ns.checkUses(n); err != nil {
 			return err
 		}
 		n.ForEachOutputRef(ns.recent)
 	}
+	return ns.checkOutputs()
+}
+
+// checkUses refuses the first name the node uses that the graph does not
+// define.
+func (c *nameCheck) checkUses(n *Node) error {
+	var err error
+	n.ForEachInputRef(func(s string) {
+		if err == nil && !c.defined(s) {
+			err = undefinedUse(n, s)
+		}
+	})
+	return err
+}
+
+func undefinedUse(n *Node, s string) error {
+	return fmt.Errorf("node %s uses %q, which is never defined", n.Name, s)
+}
+
+// checkOutputs refuses the first name the graph's outputs use that it
+// does not define.
+func (c *nameCheck) checkOutputs() error {
+	g := c.g
+	var err error
 	for i := range g.Outputs {
 		g.Outputs[i].ForEachRef(func(s string) {
-			if err == nil && !ns.defined(s) {
+			if err == nil && !c.defined(s) {
 				err = fmt.Errorf("output %d uses %q, which is never defined", i, s)
 			}
 		})
@@ -82,12 +118,20 @@ func (c *nameCheck) recent(s string) {
 	c.at++
 }
 
-func (c *nameCheck) defined(s string) bool {
+// near reports whether s is among the values defined last.
+func (c *nameCheck) near(s string) bool {
 	// The most recent first: that is the value most often used.
 	for i := c.at - 1; i >= max(c.at-nearby, 0); i-- {
 		if c.last[i%nearby] == s {
 			return true
 		}
+	}
+	return false
+}
+
+func (c *nameCheck) defined(s string) bool {
+	if c.near(s) {
+		return true
 	}
 	g := c.g
 	if c.placeholders == nil {
@@ -124,24 +168,38 @@ func (g *Graph) checkMetas() error {
 		es = append(es, entry{uintptr(unsafe.Pointer(m)), name, m})
 	}
 	slices.SortFunc(es, func(a, b entry) int { return cmp.Compare(a.at, b.at) })
-	var first string
-	var firstErr error
+	var c metaCheck
 	for _, e := range es {
-		if firstErr != nil && e.name >= first {
-			continue
-		}
-		var err error
-		if e.m == nil {
-			err = errNullMeta
-		} else {
-			err = e.m.CheckSizes()
-		}
-		if err != nil {
-			first, firstErr = e.name, err
-		}
+		c.add(e.name, e.m)
 	}
-	if firstErr != nil {
-		return fmt.Errorf("tensor %s: %w", first, firstErr)
+	return c.err()
+}
+
+// metaCheck finds, of the tensor metadata added to it, the bad one with
+// the first name.
+type metaCheck struct {
+	first    string
+	firstErr error
+}
+
+func (c *metaCheck) add(name string, m *TensorMeta) {
+	if c.firstErr != nil && name >= c.first {
+		return
+	}
+	var err error
+	if m == nil {
+		err = errNullMeta
+	} else {
+		err = m.CheckSizes()
+	}
+	if err != nil {
+		c.first, c.firstErr = name, err
+	}
+}
+
+func (c *metaCheck) err() error {
+	if c.firstErr != nil {
+		return fmt.Errorf("tensor %s: %w", c.first, c.firstErr)
 	}
 	return nil
 }
@@ -171,4 +229,88 @@ func (m *TensorMeta) CheckSizes() error {
 		n = int64(lo)
 	}
 	return nil
+}
+
+// graphCheck is what checkNames and checkMetas find in a graph, found by
+// the decoder as it reads the graph: each node's uses are looked for
+// among the values defined just before it, while those are at hand
+// (only the uses not found there wait for the graph to be whole), and
+// each tensor's metadata is checked as it is read.
+type graphCheck struct {
+	uses    nameCheck
+	pending []pendingUse
+	names   error // checkNames' verdict, once the graph is whole
+	nested  bool  // whether a node has a graph argument
+
+	metas metaCheck
+	// metasKnown is false when the tensor table named a value twice:
+	// metadata checked may have been replaced (checkMetas then runs).
+	metasKnown bool
+}
+
+// pendingUse is a use of a value not defined near it.
+type pendingUse struct {
+	n    *Node
+	name string
+}
+
+func newGraphCheck(g *Graph) *graphCheck {
+	return &graphCheck{uses: nameCheck{g: g}, metasKnown: true}
+}
+
+// newNodes starts the graph's node list (again, if it is given twice).
+func (c *graphCheck) newNodes() {
+	c.uses = nameCheck{g: c.uses.g}
+	c.pending = c.pending[:0]
+	c.nested = false
+}
+
+// node takes the uses and definitions of the node just read.
+func (c *graphCheck) node(n *Node) {
+	for i := range n.Inputs {
+		// A tensor, the common use, without a call per name.
+		if a := &n.Inputs[i].Arg; a.Kind == ArgTensor {
+			c.use(n, a.Name)
+		} else {
+			a.ForEachRef(func(s string) { c.use(n, s) })
+			c.nested = c.nested || a.Kind == ArgGraph
+		}
+	}
+	for i := range n.Outputs {
+		if a := &n.Outputs[i]; a.Kind == ArgTensor && a.Name != "" {
+			c.uses.recent(a.Name)
+		} else {
+			a.ForEachRef(c.uses.recent)
+		}
+	}
+}
+
+func (c *graphCheck) use(n *Node, s string) {
+	if s != "" && !c.uses.near(s) {
+		c.pending = append(c.pending, pendingUse{n, s})
+	}
+}
+
+// finish looks up, once the graph is whole, the uses not found near.
+func (c *graphCheck) finish() {
+	for _, u := range c.pending {
+		if !c.uses.defined(u.name) {
+			c.names = undefinedUse(u.n, u.name)
+			return
+		}
+	}
+	c.pending = nil
+	c.names = c.uses.checkOutputs()
+}
+
+// newMetas starts the graph's tensor table (again, if it is given twice).
+func (c *graphCheck) newMetas() { c.metas, c.metasKnown = metaCheck{}, true }
+
+// meta takes a tensor's metadata just read; added is false when the
+// table had the name already.
+func (c *graphCheck) meta(name string, m *TensorMeta, added bool) {
+	if !added {
+		c.metasKnown = false
+	}
+	c.metas.add(name, m)
 }

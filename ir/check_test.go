@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -164,4 +165,139 @@ func checkEveryName(g *Graph) error {
 		}
 	}
 	return nil
+}
+
+// checkedAsCheckStructure decodes data with DecodeProgramChecked and
+// fails unless its decoding is DecodeProgram's and its verdict is what
+// CheckStructure says of the program decoded.
+func checkedAsCheckStructure(t *testing.T, label string, data []byte) {
+	t.Helper()
+	p, structure, err := DecodeProgramCheckedFrom(bytes.NewReader(data))
+	want, wantErr := DecodeProgram(data)
+	if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+		t.Fatalf("%s: error %v, DecodeProgram's %v", label, err, wantErr)
+	}
+	whole, wholeStructure, wholeErr := DecodeProgramChecked(data)
+	if fmt.Sprint(wholeErr) != fmt.Sprint(wantErr) || fmt.Sprint(wholeStructure) != fmt.Sprint(structure) {
+		t.Fatalf("%s: reading whole: %v, %v; from a reader: %v, %v", label, wholeErr, wholeStructure, err, structure)
+	}
+	if err != nil {
+		return
+	}
+	if a, b := encodeOrErr(whole), encodeOrErr(p); a != b {
+		t.Fatalf("%s: reading whole and from a reader decode differently", label)
+	}
+	if got, want := fmt.Sprint(structure), fmt.Sprint(want.CheckStructure()); got != want {
+		t.Fatalf("%s: checked as read: %s, CheckStructure: %s", label, got, want)
+	}
+	if got := fmt.Sprint(p.CheckStructure()); got != fmt.Sprint(structure) {
+		t.Fatalf("%s: checked as read: %v, CheckStructure of the same program: %s", label, structure, got)
+	}
+}
+
+// TestDecodeProgramChecked: the structure check made as a program is
+// read says what CheckStructure says afterwards, on random graphs (uses
+// near, far, ahead, of placeholders, of names never defined, in nested
+// graphs; bad metadata anywhere) and on the JSON no encoder writes: keys
+// given twice, tables before the nodes, inputs after them.
+func TestDecodeProgramChecked(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	name := func(i int) string { return fmt.Sprintf("v%d", i) }
+	var graph func(depth int) *Graph
+	graph = func(depth int) *Graph {
+		nodes := 1 + rng.IntN(3*nearby)
+		g := &Graph{TensorValues: map[string]*TensorMeta{}}
+		for i := range rng.IntN(3) {
+			g.Inputs = append(g.Inputs, TensorArg(fmt.Sprintf("p%d", i)))
+		}
+		pick := func(i int) string {
+			switch rng.IntN(16) {
+			case 0:
+				return fmt.Sprintf("p%d", rng.IntN(3))
+			case 1:
+				return name(rng.IntN(nodes + 2))
+			default:
+				return name(max(i-1-rng.IntN(4), 0))
+			}
+		}
+		for i := range nodes {
+			n := &Node{Name: name(i), Target: "t", Outputs: []Argument{TensorArg(name(i))}}
+			for range rng.IntN(3) {
+				n.Inputs = append(n.Inputs, NamedArgument{Name: "a", Arg: TensorArg(pick(i))})
+			}
+			if rng.IntN(8) == 0 {
+				n.Inputs = append(n.Inputs, NamedArgument{Name: "l", Arg: TensorsArg(pick(i), pick(i))})
+			}
+			if depth < 2 && rng.IntN(nodes) == 0 {
+				n.Inputs = append(n.Inputs, NamedArgument{Arg: GraphArg(&GraphArgument{Name: "sub", Graph: graph(depth + 1)})})
+			}
+			g.Nodes = append(g.Nodes, n)
+			size := int64(2)
+			if rng.IntN(4*nodes) == 0 {
+				size = -1
+			}
+			g.TensorValues[name(i)] = &TensorMeta{DType: Float32, Sizes: []SymInt{IntSym(size)}}
+		}
+		g.Outputs = []Argument{TensorArg(pick(nodes))}
+		return g
+	}
+	for trial := range 300 {
+		g := graph(0)
+		p := &Program{Graph: g, SchemaVersion: CurrentSchema}
+		for range g.Inputs {
+			p.Signature.Inputs = append(p.Signature.Inputs, InputSpec{Kind: InputUser, Arg: TensorArg("p")})
+		}
+		p.Signature.Outputs = []OutputSpec{{Kind: OutputUser, Arg: TensorArg("o")}}
+		data, err := EncodeProgram(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkedAsCheckStructure(t, fmt.Sprintf("trial %d", trial), data)
+	}
+	meta := func(size int) string {
+		return fmt.Sprintf(`{"dtype": 7, "sizes": [{"as_int": %d}]}`, size)
+	}
+	node := func(name, use string) string {
+		return `{"target": "t", "inputs": [{"name": "a", "arg": {"as_tensor": {"name": "` + use +
+			`"}}}], "outputs": [{"as_tensor": {"name": "` + name + `"}}], "name": "` + name + `"}`
+	}
+	prog := func(graph string) []byte {
+		return []byte(`{"graph_module": {"graph": {` + graph + `}}, "schema_version": {"major": 8, "minor": 17}}`)
+	}
+	for label, graph := range map[string]string{
+		"bad metadata replaced":   `"nodes": [], "tensor_values": {"a": ` + meta(-1) + `, "a": ` + meta(1) + `}`,
+		"good metadata replaced":  `"nodes": [], "tensor_values": {"a": ` + meta(1) + `, "a": ` + meta(-1) + `}`,
+		"table given twice":       `"tensor_values": {"a": ` + meta(-1) + `}, "nodes": [], "tensor_values": {"b": ` + meta(1) + `}`,
+		"null metadata":           `"tensor_values": {"b": ` + meta(-2) + `, "a": null}`,
+		"nodes given twice":       `"nodes": [` + node("a", "ghost") + `], "nodes": [` + node("a", "a") + `]`,
+		"nodes given twice, bad":  `"nodes": [` + node("a", "a") + `], "nodes": [` + node("b", "ghost") + `]`,
+		"inputs after the nodes":  `"nodes": [` + node("a", "x") + `], "inputs": [{"as_tensor": {"name": "x"}}]`,
+		"outputs before anything": `"outputs": [{"as_tensor": {"name": "a"}}], "nodes": [` + node("a", "a") + `]`,
+		"output never defined":    `"outputs": [{"as_tensor": {"name": "ghost"}}], "nodes": [` + node("a", "a") + `]`,
+		"use ahead":               `"nodes": [` + node("a", "b") + `, ` + node("b", "a") + `]`,
+	} {
+		checkedAsCheckStructure(t, label, prog(graph))
+	}
+}
+
+// FuzzDecodeProgramChecked: whatever the input, the check made as it is
+// read says what CheckStructure says of what was read.
+func FuzzDecodeProgramChecked(f *testing.F) {
+	for _, c := range decodeErrorCases() {
+		f.Add([]byte(c.in))
+	}
+	data, err := EncodeProgram(benchChain(20))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	f.Fuzz(func(t *testing.T, data []byte) { checkedAsCheckStructure(t, "input", data) })
+}
+
+func encodeOrErr(p *Program) string {
+	data, err := EncodeProgram(p)
+	if err != nil {
+		return err.Error()
+	}
+	return string(data)
 }

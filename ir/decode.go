@@ -100,6 +100,12 @@ type decoder struct {
 	nodeStack []*Node
 	// and the slab short lists of nodes are carved from.
 	nodeListSlab []*Node
+	// The keys of the last node's metadata.
+	metaKeys learnedKeys
+
+	// checks, when set, holds what the structure checks found in each
+	// graph as it was read (see DecodeProgramChecked).
+	checks map[*Graph]*graphCheck
 }
 
 func newDecoder(data []byte) *decoder {
@@ -540,6 +546,206 @@ func (d *decoder) keyColon() ([]byte, bool) {
 	}
 	d.pos++
 	return key, d.err == nil
+}
+
+// Objects of the schema's structs, whose keys come in the order of the
+// schema's fields (PyTorch writes them so, and so does seam):
+//
+//	f := d.fields(nodeFields)
+//	for key, ok := f.first(); ok; key, ok = f.next() { ... }
+//
+// reads each key by matching the one expected next, as Python writes it
+// (`, "name": `), whole: on a large program these keys are a fifth of
+// what is read token by token. A key that is not the one expected (a
+// field left out, keys in another order, other spacing) is read as a
+// token, and the one after it expected next.
+
+// fieldOrder is a struct's keys in the schema's order, each with the
+// text that writes it.
+type fieldOrder []fieldKey
+
+type fieldKey struct {
+	first, next literal // `"name": ` first in its object, `, "name": ` after a value
+	key         []byte  // name (read-only: it is first's)
+}
+
+func newFieldOrder(keys ...string) fieldOrder {
+	o := make(fieldOrder, len(keys))
+	for i, k := range keys {
+		lit := `"` + k + `": `
+		o[i] = fieldKey{newLiteral(lit), newLiteral(", " + lit), unsafe.Slice(unsafe.StringData(lit[1:]), len(k))}
+	}
+	return o
+}
+
+// literal is a short text to match, also as the words that hold it
+// (masked to its length), which match with a few loads where the window
+// has room for them.
+type literal struct {
+	text  string
+	words [4]uint64
+	masks [4]uint64
+	n     int // words used
+}
+
+func newLiteral(text string) literal {
+	l := literal{text: text, n: (len(text) + 7) / 8}
+	if l.n > len(l.words) {
+		l.n = 0 // too long for words: matched as text
+	}
+	for j := 0; j < l.n; j++ {
+		var b [8]byte
+		k := copy(b[:], text[8*j:])
+		l.words[j] = binary.LittleEndian.Uint64(b[:])
+		l.masks[j] = ^uint64(0) >> (64 - 8*k)
+	}
+	return l
+}
+
+// at reports whether data holds the literal at i.
+func (l *literal) at(data []byte, i int) bool {
+	if l.n == 0 || len(data)-i < 8*l.n {
+		return len(data)-i >= len(l.text) && string(data[i:i+len(l.text)]) == l.text
+	}
+	for j := 0; j < l.n; j++ {
+		if binary.LittleEndian.Uint64(data[i+8*j:])&l.masks[j] != l.words[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldIter reads the keys of one object of a struct: i is the key
+// expected next.
+type fieldIter struct {
+	d     *decoder
+	order fieldOrder
+	i     int
+}
+
+func (d *decoder) fields(order fieldOrder) fieldIter { return fieldIter{d: d, order: order} }
+
+// first is firstKey, expecting the struct's first key.
+func (f *fieldIter) first() ([]byte, bool) { return f.key(true) }
+
+// next is nextKey, expecting the key after the last one.
+func (f *fieldIter) next() ([]byte, bool) { return f.key(false) }
+
+// key reads the struct's next key, the one expected when it comes (and
+// is within the string limit, as any key must be: past it, it is read as
+// a token, which refuses it).
+func (f *fieldIter) key(first bool) ([]byte, bool) {
+	d := f.d
+	if f.i < len(f.order) && d.err == nil {
+		k := &f.order[f.i]
+		lit := &k.next
+		if first {
+			lit = &k.first
+		}
+		if lit.at(d.data, d.pos) && len(k.key) <= d.maxString {
+			d.keyMatched(len(lit.text))
+			f.i++
+			return k.key, true
+		}
+	}
+	key, ok := d.keyToken(first)
+	if ok {
+		f.after(key)
+	}
+	return key, ok
+}
+
+// keyToken reads the next key of an object as a token.
+func (d *decoder) keyToken(first bool) ([]byte, bool) {
+	if first {
+		return d.firstKey()
+	}
+	return d.nextKey()
+}
+
+// keyMatched consumes a key matched whole, n bytes with its separators.
+func (d *decoder) keyMatched(n int) {
+	d.pos += n
+	if d.depth < len(d.keyGen) {
+		d.keyGen[d.depth] = 0 // the key is in no window
+	}
+}
+
+// after expects, after a key read as a token, the key that follows it in
+// the struct (or, for a key the struct has not, the same as before).
+func (f *fieldIter) after(key []byte) {
+	for i := range f.order {
+		if string(f.order[i].key) == string(key) {
+			f.i = i + 1
+			return
+		}
+	}
+}
+
+// learnedKeys reads the keys of objects whose keys are free (node
+// metadata) expecting those of the last such object, in the same order:
+// a program's nodes mostly have the same few (stack_trace,
+// nn_module_stack, torch_fn, from_node), each key matched whole and
+// returned interned.
+type learnedKeys struct {
+	keys [maxLearnedKeys]learnedKey
+	i    int // the key expected next
+}
+
+const maxLearnedKeys = 8
+
+type learnedKey struct {
+	key         string // interned
+	first, next literal
+}
+
+// first is firstKey, expecting the last object's first key.
+func (ks *learnedKeys) first(d *decoder) (string, bool) {
+	ks.i = 0
+	return ks.key(d, true)
+}
+
+// next is nextKey, expecting the key that came next in the last object.
+func (ks *learnedKeys) next(d *decoder) (string, bool) { return ks.key(d, false) }
+
+// key reads the object's next key. (A key learnt was read as a token
+// once, within the limits of this decode.)
+func (ks *learnedKeys) key(d *decoder, first bool) (string, bool) {
+	if ks.i < len(ks.keys) && ks.keys[ks.i].key != "" && d.err == nil {
+		k := &ks.keys[ks.i]
+		lit := &k.next
+		if first {
+			lit = &k.first
+		}
+		if lit.at(d.data, d.pos) {
+			d.keyMatched(len(lit.text))
+			ks.i++
+			return k.key, true
+		}
+	}
+	key, ok := d.keyToken(first)
+	if !ok {
+		return "", false
+	}
+	return ks.learn(d, key), true
+}
+
+// learn interns a key read as a token and, when it is plain (written as
+// it reads: no escape, nothing past ASCII), expects it at its place from
+// now on.
+func (ks *learnedKeys) learn(d *decoder, key []byte) string {
+	if d.err != nil {
+		return ""
+	}
+	k := d.intern(key)
+	if ks.i < len(ks.keys) && plainEnd(key, 0) == len(key) {
+		if l := &ks.keys[ks.i]; l.key != k {
+			text := `"` + k + `": `
+			*l = learnedKey{k, newLiteral(text), newLiteral(", " + text)}
+		}
+	}
+	ks.i++
+	return k
 }
 
 // newKeySlot clears the key slot of the depth just entered: the key left
@@ -1339,9 +1545,9 @@ func (d *decoder) metadata() Metadata {
 		return nil
 	}
 	l := d.metas.begin()
-	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+	ks := &d.metaKeys
+	for k, ok := ks.first(d); ok; k, ok = ks.next(d) {
 		d.count()
-		k := d.intern(key)
 		var v string
 		if k == "nn_module_stack" {
 			v = d.common(false)

@@ -217,6 +217,11 @@ func (d *decoder) graph(g *Graph) {
 	if !d.openObject(false) {
 		return
 	}
+	var c *graphCheck
+	if d.checks != nil {
+		c = newGraphCheck(g)
+		d.checks[g] = c
+	}
 	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
 		switch string(key) {
 		case "inputs":
@@ -224,12 +229,12 @@ func (d *decoder) graph(g *Graph) {
 		case "outputs":
 			g.Outputs = d.argList()
 		case "nodes":
-			g.Nodes = d.nodeList()
+			g.Nodes = d.nodeList(c)
 			continue // its errors name the node
 		case "tensor_values":
 			// Sized for the nodes and inputs already read (PyTorch
 			// writes them first): one value each is the common case.
-			g.TensorValues = decodeTableSized(d, len(g.Nodes)+len(g.Inputs), (*decoder).tensorMetaRef)
+			g.TensorValues = d.tensorValues(len(g.Nodes)+len(g.Inputs), c)
 		case "sym_int_values":
 			g.SymIntValues = decodeTable(d, value((*decoder).symInt))
 		case "sym_bool_values":
@@ -245,22 +250,42 @@ func (d *decoder) graph(g *Graph) {
 		}
 		d.wrapKey(key)
 	}
+	if c != nil && d.err == nil {
+		c.finish()
+	}
+}
+
+// tensorValues reads a graph's tensor table (a hint entries long), its
+// metadata checked as it comes when c is set.
+func (d *decoder) tensorValues(hint int, c *graphCheck) map[string]*TensorMeta {
+	if !d.openObject(true) {
+		return nil
+	}
+	if c != nil {
+		c.newMetas()
+	}
+	m := make(map[string]*TensorMeta, hint)
+	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+		k := d.mapKey(key)
+		v := d.tensorMetaRef()
+		n := len(m)
+		m[k] = v
+		d.wrapName(k)
+		if c != nil {
+			c.meta(k, v, len(m) > n)
+		}
+	}
+	return m
 }
 
 // decodeTable reads an object keyed by value names (null reads as nil),
 // each value read by elem. (elem returns its value rather than filling a
 // pointer, which through a func value would escape to the heap.)
 func decodeTable[V any](d *decoder, elem func(*decoder) V) map[string]V {
-	return decodeTableSized(d, 0, elem)
-}
-
-// decodeTableSized is decodeTable for a table about hint entries long (a
-// hint taken from what was decoded, never from what the input claims).
-func decodeTableSized[V any](d *decoder, hint int, elem func(*decoder) V) map[string]V {
 	if !d.openObject(true) {
 		return nil
 	}
-	m := make(map[string]V, hint)
+	m := make(map[string]V)
 	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
 		k := d.mapKey(key)
 		m[k] = elem(d)
@@ -288,10 +313,13 @@ func (d *decoder) tensorMetaRef() *TensorMeta {
 	return m
 }
 
-func (d *decoder) nodeList() []*Node {
+func (d *decoder) nodeList(c *graphCheck) []*Node {
 	if !d.openArray() {
 		d.wrapName("nodes")
 		return nil
+	}
+	if c != nil {
+		c.newNodes()
 	}
 	base := len(d.nodeStack)
 	for ok := d.firstElem(); ok; ok = d.nextElem() {
@@ -314,6 +342,9 @@ func (d *decoder) nodeList() []*Node {
 			}
 			d.wrap("node %s", who)
 			break
+		}
+		if c != nil {
+			c.node(n)
 		}
 		d.nodeStack = append(d.nodeStack, n)
 	}
@@ -458,6 +489,13 @@ func (r listRef[T]) end() []T {
 	return out
 }
 
+// The keys of the structs a program has most of, in the schema's order.
+var (
+	nodeFields          = newFieldOrder("target", "inputs", "outputs", "metadata", "is_hop_single_tensor_return", "name")
+	namedArgumentFields = newFieldOrder("name", "arg", "kind")
+	tensorMetaFields    = newFieldOrder("dtype", "sizes", "requires_grad", "device", "strides", "storage_offset", "layout")
+)
+
 // node reads a node. A node without a name (files older than schema
 // 8.16) takes its first output's name, as FX named it.
 func (d *decoder) node(n *Node) {
@@ -465,7 +503,8 @@ func (d *decoder) node(n *Node) {
 		return
 	}
 	hasName := false
-	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+	f := d.fields(nodeFields)
+	for key, ok := f.first(); ok; key, ok = f.next() {
 		switch string(key) {
 		case "target":
 			n.Target = d.common(true)
@@ -509,7 +548,8 @@ func (d *decoder) namedArgument(a *NamedArgument) {
 	if !d.openObject(true) {
 		return
 	}
-	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+	f := d.fields(namedArgumentFields)
+	for key, ok := f.first(); ok; key, ok = f.next() {
 		switch string(key) {
 		case "name":
 			a.Name = d.common(true)
@@ -811,7 +851,8 @@ func (d *decoder) tensorMeta(m *TensorMeta) {
 	if !d.openObject(true) {
 		return
 	}
-	for key, ok := d.firstKey(); ok; key, ok = d.nextKey() {
+	f := d.fields(tensorMetaFields)
+	for key, ok := f.first(); ok; key, ok = f.next() {
 		switch string(key) {
 		case "dtype":
 			m.DType = ScalarType(d.int())
@@ -834,7 +875,59 @@ func (d *decoder) tensorMeta(m *TensorMeta) {
 	}
 }
 
-func (d *decoder) symIntList() []SymInt { return readList(d, &d.symInts, (*decoder).symInt) }
+func (d *decoder) symIntList() []SymInt {
+	if l, ok := d.literalSymInts(); ok {
+		return l
+	}
+	return readList(d, &d.symInts, (*decoder).symInt)
+}
+
+// maxLiteralSymInts bounds the lists literalSymInts reads: a tensor's
+// sizes and strides, one per dimension.
+const maxLiteralSymInts = 8
+
+// literalSymInts reads, when the window holds it whole at pos, a short
+// list of plain literals as Python writes it ([{"as_int": 6}, {"as_int":
+// 8}]: a tensor's sizes and strides) in one loop. It reads nothing, and
+// says false, for anything else (another spacing, a symbolic size, a
+// number that is not a plain integer, a longer list, a list past the
+// depth or value limits), which readList then reads (or refuses).
+func (d *decoder) literalSymInts() ([]SymInt, bool) {
+	data, i := d.data, d.pos
+	if d.err != nil || d.depth+2 > d.maxDepth || i+1 >= len(data) || data[i] != '[' || data[i+1] == ']' {
+		return nil, false
+	}
+	var vals [maxLiteralSymInts]int64
+	n := 0
+	for i++; ; i += 2 {
+		if n == len(vals) || len(data)-i <= len(asIntPrefix) || string(data[i:i+len(asIntPrefix)]) != asIntPrefix {
+			return nil, false
+		}
+		v, end, ok := fastInt(data, i+len(asIntPrefix))
+		if !ok || data[end] != '}' || end+2 >= len(data) {
+			return nil, false
+		}
+		vals[n], n, i = v, n+1, end+1
+		if data[i] == ']' {
+			break
+		}
+		if data[i] != ',' || data[i+1] != ' ' {
+			return nil, false
+		}
+	}
+	if d.values+n > d.maxValues {
+		return nil, false
+	}
+	d.values += n
+	d.pos = i + 1
+	r := d.symInts.begin()
+	for _, v := range vals[:n] {
+		e := r.next()
+		e.Int = v
+		r.done(e)
+	}
+	return r.end(), true
+}
 
 // symUnion reads the as_expr member of SymInt, SymFloat or SymBool, or
 // hands the literal member's key back to the caller.

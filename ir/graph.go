@@ -173,17 +173,22 @@ func (g *Graph) TypeOf(name string) ValueType {
 // Walk calls fn for g and every graph nested in it, depth first, parents
 // before children. path names the nested graph from the top (for errors).
 func (g *Graph) Walk(fn func(path string, g *Graph) error) error {
-	return g.walk("", fn)
+	return g.walk("", fn, nil)
 }
 
-func (g *Graph) walk(path string, fn func(string, *Graph) error) error {
+// walk is Walk, not looking through the nodes of a graph for nested ones
+// when flat (when set) says it has none.
+func (g *Graph) walk(path string, fn func(string, *Graph) error, flat func(*Graph) bool) error {
 	if err := fn(path, g); err != nil {
 		return err
+	}
+	if flat != nil && flat(g) {
+		return nil
 	}
 	for _, n := range g.Nodes {
 		for _, sub := range n.SubGraphs() {
 			if sub.Graph != nil {
-				if err := sub.Graph.walk(SubgraphPath(path, n.Name, sub.Name), fn); err != nil {
+				if err := sub.Graph.walk(SubgraphPath(path, n.Name, sub.Name), fn, flat); err != nil {
 					return err
 				}
 			}

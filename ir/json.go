@@ -29,14 +29,43 @@ func DecodeProgram(data []byte) (*Program, error) {
 func DecodeProgramFrom(r io.Reader) (*Program, error) { return decodeProgramFrom(r, readChunk) }
 
 func decodeProgramFrom(r io.Reader, chunk int) (*Program, error) {
-	d := newDecoder(nil)
-	d.src, d.eof, d.chunk = r, false, chunk
-	d.keyGen = make([]uint32, 64)
+	d := newStreamDecoder(r, chunk)
 	p := new(Program)
 	if err := d.whole(func() { d.program(p) }); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// DecodeProgramChecked is DecodeProgram, and also returns what
+// p.CheckStructure() returns, found for the most part as p is read (the
+// names each node uses, each tensor's sizes), while what it looks at is
+// at hand, rather than in a pass over the whole program afterwards. A
+// program changed since must be checked with CheckStructure.
+func DecodeProgramChecked(data []byte) (p *Program, structure, err error) {
+	return decodeChecked(newDecoder(data))
+}
+
+// DecodeProgramCheckedFrom is DecodeProgramChecked reading from r as
+// DecodeProgramFrom does.
+func DecodeProgramCheckedFrom(r io.Reader) (p *Program, structure, err error) {
+	return decodeChecked(newStreamDecoder(r, readChunk))
+}
+
+func decodeChecked(d *decoder) (p *Program, structure, err error) {
+	d.checks = map[*Graph]*graphCheck{}
+	p = new(Program)
+	if err := d.whole(func() { d.program(p) }); err != nil {
+		return nil, nil, err
+	}
+	return p, p.checkStructure(d.checks), nil
+}
+
+func newStreamDecoder(r io.Reader, chunk int) *decoder {
+	d := newDecoder(nil)
+	d.src, d.eof, d.chunk = r, false, chunk
+	d.keyGen = make([]uint32, 64)
+	return d
 }
 
 // EncodeProgram writes the program's schema JSON, every field present as

@@ -115,6 +115,28 @@ func openRecord(f *zip.File, r io.ReaderAt) (io.ReadCloser, error) {
 	return &crcReader{r: fr, c: fr, size: f.UncompressedSize64, want: f.CRC32}, nil
 }
 
+// storedRecord returns a stored record's bytes where they lie in mem, the
+// archive's bytes, checked as openRecord's reader checks them.
+func storedRecord(f *zip.File, mem []byte) ([]byte, error) {
+	off, err := f.DataOffset()
+	if err != nil {
+		return nil, err
+	}
+	if off < 0 || off > int64(len(mem)) {
+		return nil, fmt.Errorf("data at %d, outside the archive's %d bytes", off, len(mem))
+	}
+	data := mem[off:]
+	size := f.UncompressedSize64
+	if uint64(len(data)) < size {
+		return nil, fmt.Errorf("holds %d bytes, its header says %d", len(data), size)
+	}
+	data = data[:size]
+	if sum := crc32.ChecksumIEEE(data); sum != f.CRC32 {
+		return nil, &CRCError{Got: sum, Want: f.CRC32}
+	}
+	return data, nil
+}
+
 // storedBlob reads a stored (uncompressed) zip entry in place: no copy, no
 // decompression. Its first read checks the whole entry's CRC: in the same
 // pass when it reads the whole entry, as the runtime does.

@@ -48,15 +48,20 @@ func Open(path string) (*Archive, error) {
 	return a, nil
 }
 
-// ReadBytes reads an archive held in memory.
+// ReadBytes reads an archive held in memory. Its program records are
+// decoded where they lie.
 func ReadBytes(data []byte, name string) (*Archive, error) {
-	return Read(bytes.NewReader(data), int64(len(data)), name)
+	return readWith(&reader{file: name, r: bytes.NewReader(data), size: int64(len(data)), mem: data})
 }
 
 // Read reads an archive from r; name is used in errors. Weights are read
 // from r on demand, so r must stay readable while they are used.
 func Read(r io.ReaderAt, size int64, name string) (*Archive, error) {
-	rd := &reader{file: name, r: r, size: size}
+	return readWith(&reader{file: name, r: r, size: size})
+}
+
+func readWith(rd *reader) (*Archive, error) {
+	name := rd.file
 	a, err := rd.read()
 	if err != nil {
 		var pe *Error
@@ -72,6 +77,7 @@ type reader struct {
 	file    string
 	r       io.ReaderAt
 	size    int64
+	mem     []byte // r's bytes, when the archive is in memory
 	root    string
 	records map[string]*zip.File // by path below the root
 	blobs   map[*zip.File]ir.Blob
@@ -443,7 +449,7 @@ func invalidUTF8(b []byte) int {
 func (rd *reader) readProgram(model string, used map[string]bool) (*ir.Program, error) {
 	rel := "models/" + model + ".json"
 	used[rel] = true
-	p, err := rd.decodeProgram(rel)
+	p, structure, err := rd.decodeProgram(rel)
 	if err != nil {
 		return nil, err
 	}
@@ -451,8 +457,8 @@ func (rd *reader) readProgram(model string, used map[string]bool) (*ir.Program, 
 		return nil, rd.errf(rel, "schema version %d.%d: seam reads schema %d.x (PyTorch 2.9 to 2.11)",
 			p.SchemaVersion.Major, p.SchemaVersion.Minor, ir.CurrentSchema.Major)
 	}
-	if err := p.CheckStructure(); err != nil {
-		return nil, rd.errf(rel, "%v", err)
+	if structure != nil {
+		return nil, rd.errf(rel, "%v", structure)
 	}
 	if p.Weights, err = rd.readPayloads(model, "weights", used); err != nil {
 		return nil, err
@@ -464,35 +470,47 @@ func (rd *reader) readProgram(model string, used map[string]bool) (*ir.Program, 
 }
 
 // decodeProgram decodes a program record as it reads it, so that its
-// JSON (the largest record of a large program) is never held whole. Its
-// declared size is checked first, as readAll does; a damaged record is
-// reported as damaged, whatever JSON its damage made.
-func (rd *reader) decodeProgram(rel string) (*ir.Program, error) {
+// JSON (the largest record of a large program) is never held whole, and
+// returns also the verdict of the program's structure check, made as it
+// is read. Its declared size is checked first, as readAll does; a
+// damaged record is reported as damaged, whatever JSON its damage made.
+func (rd *reader) decodeProgram(rel string) (p *ir.Program, structure, err error) {
 	f, ok := rd.records[rel]
 	if !ok {
-		return nil, rd.errf(rel, "missing")
+		return nil, nil, rd.errf(rel, "missing")
 	}
 	if err := limits.JSONBytes.Check(int64(f.UncompressedSize64)); err != nil {
-		return nil, rd.wrap(rel, err)
+		return nil, nil, rd.wrap(rel, err)
+	}
+	if rd.mem != nil && f.Method == zip.Store {
+		// In memory: no copy to read it through.
+		data, err := storedRecord(f, rd.mem)
+		if err != nil {
+			return nil, nil, rd.wrap(rel, err)
+		}
+		if p, structure, err = ir.DecodeProgramChecked(data); err != nil {
+			return nil, nil, rd.errf(rel, "malformed program: %v", err)
+		}
+		return p, structure, nil
 	}
 	rc, err := openRecord(f, rd.r)
 	if err != nil {
-		return nil, rd.wrap(rel, err)
+		return nil, nil, rd.wrap(rel, err)
 	}
 	defer rc.Close()
 	r := &firstError{r: rc}
-	p, err := ir.DecodeProgramFrom(r)
+	p, structure, err = ir.DecodeProgramCheckedFrom(r)
 	if err != nil && r.err == nil {
 		// Read on to the end, where the CRC is checked.
 		_, _ = io.Copy(io.Discard, r)
 	}
 	if r.err != nil {
-		return nil, rd.wrap(rel, r.err)
+		return nil, nil, rd.wrap(rel, r.err)
 	}
 	if err != nil {
-		return nil, rd.errf(rel, "malformed program: %v", err)
+		return nil, nil, rd.errf(rel, "malformed program: %v", err)
 	}
-	return p, nil
+	return p, structure, nil
 }
 
 // firstError keeps the first error other than EOF its reader returns.
