@@ -557,7 +557,7 @@ func PackedMatmul(b *gemm.PackedB, withBias bool) Kernel {
 			x, ta, lda = c, false, b.K()
 		}
 		if m > 0 && b.N() > 0 {
-			gemm.SgemmPackedThreads(ctx.Threads, ta, m, 1, tensor.Data[float32](x), lda, b, beta, tensor.Contig[float32](r), b.N())
+			gemm.SgemmPackedThreads(ctx.Threads, ta, m, 1, tensor.Data[float32](x), lda, b, beta, tensor.Contig[float32](r), b.N(), nil)
 		}
 		out[0] = value.FromTensor(r)
 		return nil
