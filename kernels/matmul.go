@@ -505,7 +505,10 @@ func linearKernel(ctx *Context, args, out []value.Value) error {
 // PackedMatmul is the kernel of x @ B (args: x), or bias + x @ B (args:
 // bias, x) when withBias, for a constant float32 B packed once at load and
 // shared by every run: x is a float32 matrix [m, B.K()], the result
-// [m, B.N()]; the bias broadcasts to it, as addmm's self does.
+// [m, B.N()]; the bias broadcasts to it, as addmm's self does. A bias of
+// one row (a Linear's [N]) is added inside the product while each tile is
+// in registers, so the result is written once; any other is copied into
+// the result first. Both round as the copy always did.
 func PackedMatmul(b *gemm.PackedB, withBias bool) Kernel {
 	names := []string{"mat1"} // no schema names them: the runtime makes the call
 	if withBias {
@@ -531,17 +534,21 @@ func PackedMatmul(b *gemm.PackedB, withBias bool) Kernel {
 		if err != nil {
 			return err
 		}
-		beta := float32(0)
+		// A bias of one row joins the product in registers; any other is
+		// copied into the result, which the product then adds to.
+		beta, row := float32(0), []float32(nil)
 		if bias != nil {
 			if bias.DType() != tensor.Float32 {
 				ctx.Pool.Release(r)
 				return errorf("self %s is not f32", bias.Type())
 			}
-			if err := tensor.Copy(r, bias); err != nil {
-				ctx.Pool.Release(r)
-				return errorf("self %s cannot be broadcast to the result %s", bias.Type(), r.Type())
+			if row = biasRow(bias, m, b.N()); row == nil {
+				if err := tensor.Copy(r, bias); err != nil {
+					ctx.Pool.Release(r)
+					return errorf("self %s cannot be broadcast to the result %s", bias.Type(), r.Type())
+				}
+				beta = 1
 			}
-			beta = 1
 		}
 		s := x.Strides()
 		ta, lda, ok := gemmLayout(m, b.K(), s[0], s[1])
@@ -557,9 +564,34 @@ func PackedMatmul(b *gemm.PackedB, withBias bool) Kernel {
 			x, ta, lda = c, false, b.K()
 		}
 		if m > 0 && b.N() > 0 {
-			gemm.SgemmPackedThreads(ctx.Threads, ta, m, 1, tensor.Data[float32](x), lda, b, beta, tensor.Contig[float32](r), b.N())
+			gemm.SgemmPackedThreads(ctx.Threads, ta, m, 1, tensor.Data[float32](x), lda, b, beta, tensor.Contig[float32](r), b.N(), row)
 		}
 		out[0] = value.FromTensor(r)
 		return nil
 	}
+}
+
+// biasRow returns the n values that every row of a float32 bias broadcast
+// to [m, n] holds, when they are one contiguous row in memory: a bias of
+// [n] (a linear layer's), [1, n], or [m, n] expanded from one row. It
+// returns nil for any other bias (one value per row or per element, a
+// scalar, a strided row, a shape that does not broadcast), which the
+// caller copies into the result instead.
+func biasRow(bias *tensor.Tensor, m, n int) []float32 {
+	d := bias.Dim()
+	if bias.DType() != tensor.Float32 || d < 1 || d > 2 || n < 1 || bias.Size(-1) != n {
+		return nil
+	}
+	st := bias.Strides()
+	if n > 1 && st[d-1] != 1 {
+		return nil
+	}
+	if d == 2 && bias.Size(0) != 1 && (bias.Size(0) != m || st[0] != 0) {
+		return nil
+	}
+	v := tensor.Data[float32](bias)
+	if len(v) < n {
+		return nil
+	}
+	return v[:n]
 }

@@ -134,7 +134,7 @@ func batchCols[T float](kn *kernel[T], lo, hi, m, n, k int, alpha T, a []T, lda 
 					if bs != nil {
 						rowBias = bs[ic:]
 					}
-					kn.tiles(mc, w, kc, s.a, b[smp*sb+pc*ldb+p:], ldb, c[smp*sc+ic*ldc+p:], ldc, alpha, bt, rowBias)
+					kn.tiles(mc, w, kc, s.a, b[smp*sb+pc*ldb+p:], ldb, c[smp*sc+ic*ldc+p:], ldc, alpha, bt, rowBias, nil)
 					continue
 				}
 				bp := s.b[q*kc*nr:]
@@ -149,7 +149,7 @@ func batchCols[T float](kn *kernel[T], lo, hi, m, n, k int, alpha T, a []T, lda 
 				if bs != nil {
 					rowBias = bs[ic:]
 				}
-				kn.tiles(mc, nr, kc, s.a, bp, nr, tmp, nr, alpha, 0, rowBias)
+				kn.tiles(mc, nr, kc, s.a, bp, nr, tmp, nr, alpha, 0, rowBias, nil)
 				for i := 0; i < mc; i++ {
 					row, at := tmp[i*nr:][:w], (ic+i)*ldc
 					for _, sg := range segs[:ns] {

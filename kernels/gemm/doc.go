@@ -14,9 +14,11 @@
 // BLIS's order instead, one B micro-panel in L1 while the A micro-panels of
 // an mc block (in L2) stream past it, the B block in L3. Edge tiles run
 // kernels specialised for fewer rows, and AVX-512 masks partial column
-// vectors. A kernel adds an optional per-row bias while the tile is in
-// registers, and may loop over a packed A block's micro-panels itself (one
-// call per B panel: on short k the calls cost as much as the arithmetic).
+// vectors. A kernel adds an optional per-row bias (a convolution's) and an
+// optional per-column bias (a linear layer's, SgemmPackedThreads' bias)
+// while the first k block's tile is in registers, so C is written once, and
+// may loop over a packed A block's micro-panels itself (one call per B
+// panel: on short k the calls cost as much as the arithmetic).
 //
 // Packing is skipped where it cannot pay off: B is read in place when not
 // transposed (unless m is large and its row stride aliases in L1), A when it

@@ -65,13 +65,15 @@ func (src bSource[T]) block(s *scratch[T], direct bool, pc, jc, kc, nc, nr int) 
 // 0.75-1.16x its one-thread speed, at a half 0.92-1.13x.
 const stripWeight = 0.5
 
-// gemm computes C = alpha*op(A)*op(B) + beta*C with m, n, k >= 1 and
-// alpha != 0 (arguments are already validated): as dot products or by the
-// blocked algorithm, chosen for the whole product, then on up to threads
-// goroutines over strips of columns that start on panel boundaries. A
-// strip's tiles are the tiles of the whole product, with the same k
-// blocking, so each element's arithmetic does not depend on the split.
-func gemm[T float](kn *kernel[T], threads int, transA bool, m, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int) {
+// gemm computes C = alpha*op(A)*op(B) + bias + beta*C with m, n, k >= 1
+// and alpha != 0 (arguments are already validated), where bias, unless nil,
+// adds bias[j] to column j while the first k block's tile is in registers:
+// as dot products or by the blocked algorithm, chosen for the whole
+// product, then on up to threads goroutines over strips of columns that
+// start on panel boundaries. A strip's tiles are the tiles of the whole
+// product, with the same k blocking, so each element's arithmetic does not
+// depend on the split.
+func gemm[T float](kn *kernel[T], threads int, transA bool, m, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int, bias []T) {
 	dot := kn.dot != nil && src.packed == nil && src.trans && !transA && n >= 4 && (m <= 4 || m <= kn.dotMaxM && k >= dotMinK)
 	align := kn.nr
 	if dot {
@@ -79,25 +81,46 @@ func gemm[T float](kn *kernel[T], threads int, transA bool, m, n, k int, alpha T
 	}
 	strips := par.Chunks(threads, (n+align-1)/align, stripWeight*float64(m)*float64(k)*float64(align))
 	if strips <= 1 {
-		gemmCols(kn, dot, transA, m, 0, n, n, k, alpha, a, lda, src, beta, c, ldc)
+		gemmCols(kn, dot, transA, m, 0, n, n, k, alpha, a, lda, src, beta, c, ldc, bias)
 		return
 	}
 	par.For(strips, n, align, func(lo, hi int) {
-		gemmCols(kn, dot, transA, m, lo, hi, n, k, alpha, a, lda, src, beta, c, ldc)
+		gemmCols(kn, dot, transA, m, lo, hi, n, k, alpha, a, lda, src, beta, c, ldc, bias)
 	})
 }
 
 // gemmCols computes columns [lo, hi) of C's n.
-func gemmCols[T float](kn *kernel[T], dot, transA bool, m, lo, hi, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int) {
+func gemmCols[T float](kn *kernel[T], dot, transA bool, m, lo, hi, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int, bias []T) {
 	if dot {
-		gemmDot(kn, m, lo, hi, n, k, alpha, a, lda, src.b, src.ldb, beta, c, ldc)
+		gemmDot(kn, m, lo, hi, n, k, alpha, a, lda, src.b, src.ldb, beta, c, ldc, bias)
 		return
 	}
-	gemmBlocked(kn, transA, m, hi-lo, k, alpha, a, lda, src.cols(lo), beta, c[lo:], ldc)
+	if bias != nil {
+		bias = bias[lo:hi]
+	}
+	gemmBlocked(kn, transA, m, hi-lo, k, alpha, a, lda, src.cols(lo), beta, c[lo:], ldc, bias)
+}
+
+// firstBlock returns what a k block adds besides its product: beta and the
+// column bias for the first (pc == 0), and 1 and no bias for the later
+// ones, which accumulate onto it.
+func firstBlock[T float](pc int, beta T, bias []T) (T, []T) {
+	if pc > 0 {
+		return 1, nil
+	}
+	return beta, bias
+}
+
+// colBias is the column bias of the tile at column j (nil for none).
+func colBias[T float](bias []T, j int) []T {
+	if bias == nil {
+		return nil
+	}
+	return bias[j:]
 }
 
 // gemmBlocked runs the blocked algorithm.
-func gemmBlocked[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int) {
+func gemmBlocked[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int, bias []T) {
 	// With more rows, B is still read in place (kernels prefetch it) unless
 	// its row stride is a multiple of 4 KiB: then every row of a panel maps
 	// to the same L1 sets and the panel thrashes.
@@ -128,16 +151,12 @@ func gemmBlocked[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []
 	}
 
 	if kn.bPanelInL1 {
-		blockedBPanels(kn, s, directA, directB, panelB, transA, m, n, k, alpha, a, lda, src, beta, c, ldc)
+		blockedBPanels(kn, s, directA, directB, panelB, transA, m, n, k, alpha, a, lda, src, beta, c, ldc, bias)
 		return
 	}
 	for pc := 0; pc < k; pc += kn.kc {
 		kc := min(kn.kc, k-pc)
-		// Later k blocks accumulate onto the first one's result.
-		bt := beta
-		if pc > 0 {
-			bt = 1
-		}
+		bt, bs := firstBlock(pc, beta, bias)
 		for ic := 0; ic < m; ic += kn.mc {
 			mc := min(kn.mc, m-ic)
 			if !directA {
@@ -162,7 +181,7 @@ func gemmBlocked[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []
 					}
 					crow := c[(ic+ir)*ldc+jc:]
 					for jr, q := 0, 0; jr < nc; jr, q = jr+nr, q+1 {
-						kn.tile(mrc, min(nr, nc-jr), kc, ap, rsa, ksa, blk.buf[q*blk.panelStride:], blk.ld, crow[jr:], ldc, alpha, bt, nil)
+						kn.tile(mrc, min(nr, nc-jr), kc, ap, rsa, ksa, blk.buf[q*blk.panelStride:], blk.ld, crow[jr:], ldc, alpha, bt, nil, colBias(bs, jc+jr))
 					}
 				}
 			}
@@ -177,16 +196,13 @@ func gemmBlocked[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []
 // so the tile streams the small A panels and keeps B in L1. With panelB
 // (one block of rows), each B micro-panel is packed into s.b just before
 // its only use instead.
-func blockedBPanels[T float](kn *kernel[T], s *scratch[T], directA, directB, panelB, transA bool, m, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int) {
+func blockedBPanels[T float](kn *kernel[T], s *scratch[T], directA, directB, panelB, transA bool, m, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int, bias []T) {
 	mr, nr := kn.mr, kn.nr
 	for jc := 0; jc < n; jc += kn.nc {
 		nc := min(kn.nc, n-jc)
 		for pc := 0; pc < k; pc += kn.kc {
 			kc := min(kn.kc, k-pc)
-			bt := beta
-			if pc > 0 {
-				bt = 1
-			}
+			bt, bs := firstBlock(pc, beta, bias)
 			var blk bBlock[T]
 			if !panelB {
 				blk = src.block(s, directB, pc, jc, kc, nc, nr)
@@ -207,8 +223,9 @@ func blockedBPanels[T float](kn *kernel[T], s *scratch[T], directA, directB, pan
 					} else {
 						bp, ldbp = blk.buf[q*blk.panelStride:], blk.ld
 					}
+					cb := colBias(bs, jc+jr)
 					if !directA {
-						kn.tiles(mc, min(nr, nc-jr), kc, s.a, bp, ldbp, c[ic*ldc+jc+jr:], ldc, alpha, bt, nil)
+						kn.tiles(mc, min(nr, nc-jr), kc, s.a, bp, ldbp, c[ic*ldc+jc+jr:], ldc, alpha, bt, nil, cb)
 						continue
 					}
 					for ir := 0; ir < mc; ir += mr {
@@ -220,7 +237,7 @@ func blockedBPanels[T float](kn *kernel[T], s *scratch[T], directA, directB, pan
 						} else {
 							ap = a[(ic+ir)*lda+pc:]
 						}
-						kn.tile(mrc, min(nr, nc-jr), kc, ap, rsa, ksa, bp, ldbp, c[(ic+ir)*ldc+jc+jr:], ldc, alpha, bt, nil)
+						kn.tile(mrc, min(nr, nc-jr), kc, ap, rsa, ksa, bp, ldbp, c[(ic+ir)*ldc+jc+jr:], ldc, alpha, bt, nil, cb)
 					}
 				}
 			}
@@ -228,10 +245,10 @@ func blockedBPanels[T float](kn *kernel[T], s *scratch[T], directA, directB, pan
 	}
 }
 
-// gemmDot computes columns [lo, hi) of C = alpha*A*B^T + beta*C (B stored
-// n×k) for few rows of A, four columns of C at a time (lo a multiple of 4);
-// n >= 4.
-func gemmDot[T float](kn *kernel[T], m, lo, hi, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+// gemmDot computes columns [lo, hi) of C = alpha*A*B^T + bias + beta*C (B
+// stored n×k) for few rows of A, four columns of C at a time (lo a multiple
+// of 4); n >= 4.
+func gemmDot[T float](kn *kernel[T], m, lo, hi, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, bias []T) {
 	// Not a local array: it would escape through the kn.dot func value.
 	s := getScratch[T](0, 0)
 	defer putScratch(s)
@@ -243,8 +260,9 @@ func gemmDot[T float](kn *kernel[T], m, lo, hi, n, k int, alpha T, a []T, lda in
 			// already written.
 			j0 := min(j, n-4)
 			kn.dot(ma, k, a[ig*lda:], lda, b[j0*ldb:], ldb, out)
+			cb := colBias(bias, j)
 			for i := 0; i < ma; i++ {
-				storeRow(c[(ig+i)*ldc+j:(ig+i)*ldc+j0+4], out[4*i+j-j0:4*i+4], alpha, beta)
+				storeTileRow(c[(ig+i)*ldc+j:(ig+i)*ldc+j0+4], out[4*i+j-j0:4*i+4], alpha, beta, nil, cb, 0)
 			}
 		}
 	}

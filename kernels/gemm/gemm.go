@@ -15,28 +15,32 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 // exactly as Sgemm computes it, whatever the thread count.
 func SgemmThreads(threads int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	checkMatrix("B", transB, k, n, b, ldb)
-	run(sActive, threads, transA, m, n, k, alpha, a, lda, bSource[float32]{trans: transB, b: b, ldb: ldb}, beta, c, ldc)
+	run(sActive, threads, transA, m, n, k, alpha, a, lda, bSource[float32]{trans: transB, b: b, ldb: ldb}, beta, c, ldc, nil)
 }
 
 // Dgemm is Sgemm for float64.
 func Dgemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	checkMatrix("B", transB, k, n, b, ldb)
-	run(dActive, 1, transA, m, n, k, alpha, a, lda, bSource[float64]{trans: transB, b: b, ldb: ldb}, beta, c, ldc)
+	run(dActive, 1, transA, m, n, k, alpha, a, lda, bSource[float64]{trans: transB, b: b, ldb: ldb}, beta, c, ldc, nil)
 }
 
-// run validates A and C (B is checked by the caller), handles the cases
-// that need no product, and hands the rest to the blocked driver.
-func run[T float](kn *kernel[T], threads int, transA bool, m, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int) {
+// run validates A, C and the column bias (B is checked by the caller),
+// handles the cases that need no product, and hands the rest to the
+// blocked driver.
+func run[T float](kn *kernel[T], threads int, transA bool, m, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int, bias []T) {
 	checkMatrix("A", transA, m, k, a, lda)
 	checkMatrix("C", false, m, n, c, ldc)
+	if bias != nil && len(bias) < n {
+		panic(fmt.Sprintf("gemm: len(bias) = %d < n = %d", len(bias), n))
+	}
 	if m == 0 || n == 0 {
 		return
 	}
 	if alpha == 0 || k == 0 {
-		scale(m, n, beta, c, ldc)
+		scaleAddBias(m, n, beta, c, ldc, bias)
 		return
 	}
-	gemm(kn, threads, transA, m, n, k, alpha, a, lda, src, beta, c, ldc)
+	gemm(kn, threads, transA, m, n, k, alpha, a, lda, src, beta, c, ldc, bias)
 }
 
 // checkMatrix panics unless x can hold op(X), a rows×cols matrix stored
@@ -54,6 +58,25 @@ func checkMatrix[T float](name string, trans bool, rows, cols int, x []T, ld int
 	}
 	if rows > 0 && cols > 0 && len(x) < (rows-1)*ld+cols {
 		panic(fmt.Sprintf("gemm: len(%s) = %d < %d for %d×%d with stride %d", name, len(x), (rows-1)*ld+cols, rows, cols, ld))
+	}
+}
+
+// scaleAddBias sets C = bias + beta*C, bias (nil for none) added to every
+// row; with beta == 0 (C not read) each row is the bias as it is.
+func scaleAddBias[T float](m, n int, beta T, c []T, ldc int, bias []T) {
+	if bias == nil {
+		scale(m, n, beta, c, ldc)
+		return
+	}
+	for i := 0; i < m; i++ {
+		row := c[i*ldc : i*ldc+n]
+		if beta == 0 {
+			copy(row, bias)
+			continue
+		}
+		for j := range row {
+			row[j] = bias[j] + T(beta*row[j])
+		}
 	}
 }
 

@@ -233,8 +233,8 @@ func TestNoAllocs(t *testing.T) {
 			p := newProblem(r, false, tb, s[0], s[1], s[2], 0, float32(1), float32(1), false)
 			pb := newPacked(kn, tb, p.k, p.n, p.b, p.ldb)
 			call := func() {
-				run(kn, 1, false, p.m, p.n, p.k, 1, p.a, p.lda, bSource[float32]{trans: tb, b: p.b, ldb: p.ldb}, 1, p.c, p.ldc)
-				run(kn, 1, false, p.m, p.n, p.k, 1, p.a, p.lda, bSource[float32]{packed: pb}, 1, p.c, p.ldc)
+				run(kn, 1, false, p.m, p.n, p.k, 1, p.a, p.lda, bSource[float32]{trans: tb, b: p.b, ldb: p.ldb}, 1, p.c, p.ldc, nil)
+				run(kn, 1, false, p.m, p.n, p.k, 1, p.a, p.lda, bSource[float32]{packed: pb}, 1, p.c, p.ldc, nil)
 			}
 			call()
 			if n := testing.AllocsPerRun(10, call); n != 0 {
@@ -265,10 +265,10 @@ func TestThreadsGiveIdenticalResults(t *testing.T) {
 			c0 := append([]float32(nil), p.c...)
 			for _, src := range []bSource[float32]{{trans: tb, b: p.b, ldb: p.ldb}, {packed: pb}} {
 				want := append([]float32(nil), c0...)
-				run(kn, 1, false, p.m, p.n, p.k, 1.5, p.a, p.lda, src, 0.5, want, p.ldc)
+				run(kn, 1, false, p.m, p.n, p.k, 1.5, p.a, p.lda, src, 0.5, want, p.ldc, nil)
 				for _, threads := range []int{2, 3, 4, 7} {
 					got := append([]float32(nil), c0...)
-					run(kn, threads, false, p.m, p.n, p.k, 1.5, p.a, p.lda, src, 0.5, got, p.ldc)
+					run(kn, threads, false, p.m, p.n, p.k, 1.5, p.a, p.lda, src, 0.5, got, p.ldc, nil)
 					for i := range want {
 						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
 							t.Fatalf("%s %v packed=%v threads=%d: [%d] = %g, one thread %g", kn.name, s, src.packed != nil, threads, i, got[i], want[i])

@@ -13,6 +13,7 @@ type problem[T float] struct {
 	m, n, k             int
 	alpha, beta         T
 	a, b, c             []T
+	bias                []T // nil, or n values added to the columns
 	lda, ldb, ldc       int
 	nanC                bool // C starts as NaN (only meaningful with beta == 0)
 	cSentinel           T    // value of C elements outside the m×n matrix
@@ -20,8 +21,8 @@ type problem[T float] struct {
 }
 
 func (p *problem[T]) String() string {
-	return fmt.Sprintf("%s m=%d n=%d k=%d tA=%v tB=%v alpha=%v beta=%v lda=%d ldb=%d ldc=%d nanC=%v %s",
-		p.kernelName, p.m, p.n, p.k, p.transA, p.transB, p.alpha, p.beta, p.lda, p.ldb, p.ldc, p.nanC, p.comment)
+	return fmt.Sprintf("%s m=%d n=%d k=%d tA=%v tB=%v alpha=%v beta=%v lda=%d ldb=%d ldc=%d nanC=%v bias=%v %s",
+		p.kernelName, p.m, p.n, p.k, p.transA, p.transB, p.alpha, p.beta, p.lda, p.ldb, p.ldc, p.nanC, p.bias != nil, p.comment)
 }
 
 // newProblem fills operands with values in [-1, 1); pad adds to each stride.
@@ -87,6 +88,10 @@ func (p *problem[T]) reference() (want, bound []float64) {
 				sa += math.Abs(t)
 			}
 			w, e := alpha*s, math.Abs(alpha)*sa
+			if p.bias != nil {
+				w += float64(p.bias[j])
+				e += math.Abs(float64(p.bias[j]))
+			}
 			if beta != 0 {
 				cij := float64(p.c[i*p.ldc+j])
 				w += beta * cij
@@ -143,7 +148,7 @@ func withKernel[T float](kn *kernel[T]) func(p *problem[T]) {
 	return func(p *problem[T]) {
 		src := bSource[T]{trans: p.transB, b: p.b, ldb: p.ldb}
 		checkMatrix("B", p.transB, p.k, p.n, p.b, p.ldb)
-		run(kn, 1, p.transA, p.m, p.n, p.k, p.alpha, p.a, p.lda, src, p.beta, p.c, p.ldc)
+		run(kn, 1, p.transA, p.m, p.n, p.k, p.alpha, p.a, p.lda, src, p.beta, p.c, p.ldc, p.bias)
 	}
 }
 
@@ -151,7 +156,7 @@ func withKernel[T float](kn *kernel[T]) func(p *problem[T]) {
 func withPacked[T float](kn *kernel[T]) func(p *problem[T]) {
 	return func(p *problem[T]) {
 		pb := newPacked(kn, p.transB, p.k, p.n, p.b, p.ldb)
-		run(kn, 1, p.transA, p.m, p.n, p.k, p.alpha, p.a, p.lda, bSource[T]{packed: pb}, p.beta, p.c, p.ldc)
+		run(kn, 1, p.transA, p.m, p.n, p.k, p.alpha, p.a, p.lda, bSource[T]{packed: pb}, p.beta, p.c, p.ldc, p.bias)
 	}
 }
 

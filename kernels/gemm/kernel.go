@@ -8,21 +8,24 @@ import (
 // float is the element types the package multiplies.
 type float interface{ ~float32 | ~float64 }
 
-// tileFunc computes C[0:mr, 0:nr] = alpha*A*B + bias + beta*C for one
-// register tile, where bias (nil, or at least mr values) adds bias[i] to
-// row i.
+// tileFunc computes C[0:mr, 0:nr] = alpha*A*B + rowBias + colBias + beta*C
+// for one register tile, where rowBias (nil, or at least mr values) adds
+// rowBias[i] to row i, a convolution's bias, and colBias (nil, or at least
+// nr values) adds colBias[j] to column j, a linear layer's. Each step is
+// rounded in that order, so a bias in the first k block with beta == 0
+// gives what the bias copied into C and added with beta == 1 gives.
 // Element (i, p) of A is a[i*rsa+p*ksa]: a packed micro-panel has rsa = 1,
 // ksa = mr. b holds kc rows of at least nr values, ldb apart. c rows are ldc
 // apart. beta == 0 means C is write-only. 1 <= mr <= kernel.mr,
 // 1 <= nr <= kernel.nr, kc >= 1.
-type tileFunc[T float] func(mr, nr, kc int, a []T, rsa, ksa int, b []T, ldb int, c []T, ldc int, alpha, beta T, bias []T)
+type tileFunc[T float] func(mr, nr, kc int, a []T, rsa, ksa int, b []T, ldb int, c []T, ldc int, alpha, beta T, rowBias, colBias []T)
 
 // columnFunc runs the tiles of one B panel against a packed block of mc
 // rows of A: micro-panel ir (of min(mr, mc-ir) rows) at a[ir*kc:], the
-// tile's C at c[ir*ldc:], its bias (when not nil) from bias[ir]. One call
-// per panel instead of one per tile: on short k the calls cost as much as
-// the arithmetic.
-type columnFunc[T float] func(mc, nr, kc int, a, b []T, ldb int, c []T, ldc int, alpha, beta T, bias []T)
+// tile's C at c[ir*ldc:], its row bias (when not nil) from rowBias[ir], and
+// every tile's column bias colBias. One call per panel instead of one per
+// tile: on short k the calls cost as much as the arithmetic.
+type columnFunc[T float] func(mc, nr, kc int, a, b []T, ldb int, c []T, ldc int, alpha, beta T, rowBias, colBias []T)
 
 // dotFunc sets out[i*4+j] = dot(A row i, B row j) over k for i < ma <= 4,
 // j < 4; A rows are lda apart, B rows ldb apart.
@@ -116,17 +119,17 @@ var (
 
 // tiles runs the column of tiles that columnFunc describes, with the
 // kernel's own loop when it has one.
-func (kn *kernel[T]) tiles(mc, nr, kc int, a, b []T, ldb int, c []T, ldc int, alpha, beta T, bias []T) {
+func (kn *kernel[T]) tiles(mc, nr, kc int, a, b []T, ldb int, c []T, ldc int, alpha, beta T, rowBias, colBias []T) {
 	if kn.column != nil {
-		kn.column(mc, nr, kc, a, b, ldb, c, ldc, alpha, beta, bias)
+		kn.column(mc, nr, kc, a, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 		return
 	}
-	var rowBias []T
+	var rb []T
 	for ir := 0; ir < mc; ir += kn.mr {
 		mrc := min(kn.mr, mc-ir)
-		if bias != nil {
-			rowBias = bias[ir:]
+		if rowBias != nil {
+			rb = rowBias[ir:]
 		}
-		kn.tile(mrc, nr, kc, a[ir*kc:], 1, mrc, b, ldb, c[ir*ldc:], ldc, alpha, beta, rowBias)
+		kn.tile(mrc, nr, kc, a[ir*kc:], 1, mrc, b, ldb, c[ir*ldc:], ldc, alpha, beta, rb, colBias)
 	}
 }

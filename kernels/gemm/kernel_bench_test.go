@@ -18,7 +18,7 @@ func BenchmarkTile(b *testing.B) {
 				c := alignedSlice[float32](kn.mr * kn.nr)
 				cpu0 := cputime.Used()
 				for b.Loop() {
-					kn.tile(kn.mr, kn.nr, kc, a, 1, kn.mr, bp, kn.nr, c, kn.nr, 1, 1, nil)
+					kn.tile(kn.mr, kn.nr, kc, a, 1, kn.mr, bp, kn.nr, c, kn.nr, 1, 1, nil, nil)
 				}
 				reportGFLOPS(b, 2*float64(kn.mr*kn.nr*kc), cpu0)
 			})

@@ -18,9 +18,9 @@ func genericKernel[T float]() *kernel[T] {
 }
 
 // genericTile is the tileFunc of the portable kernel.
-func genericTile[T float](mr, nr, kc int, a []T, rsa, ksa int, b []T, ldb int, c []T, ldc int, alpha, beta T, bias []T) {
+func genericTile[T float](mr, nr, kc int, a []T, rsa, ksa int, b []T, ldb int, c []T, ldc int, alpha, beta T, rowBias, colBias []T) {
 	if mr == genericMR && nr == genericNR && rsa == 1 {
-		genericTile4x4(kc, a, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		genericTile4x4(kc, a, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 		return
 	}
 	var acc [genericMR * genericNR]T
@@ -35,31 +35,35 @@ func genericTile[T float](mr, nr, kc int, a []T, rsa, ksa int, b []T, ldb int, c
 		}
 	}
 	for i := 0; i < mr; i++ {
-		storeTileRow(c[i*ldc:i*ldc+nr], acc[i*genericNR:i*genericNR+nr], alpha, beta, bias, i)
+		storeTileRow(c[i*ldc:i*ldc+nr], acc[i*genericNR:i*genericNR+nr], alpha, beta, rowBias, colBias, i)
 	}
 }
 
-// storeTileRow is storeRow for row i of a tile with an optional bias.
-func storeTileRow[T float](c, acc []T, alpha, beta T, bias []T, i int) {
-	if bias == nil {
+// storeTileRow is storeRow for row i of a tile with optional biases: it
+// writes c = ((alpha*acc + rowBias[i]) + colBias) + beta*c, each step
+// rounded as the assembly kernels round it, leaving out a nil bias and not
+// reading c when beta == 0.
+func storeTileRow[T float](c, acc []T, alpha, beta T, rowBias, colBias []T, i int) {
+	if rowBias == nil && colBias == nil {
 		storeRow(c, acc, alpha, beta)
 		return
 	}
-	storeRowBias(c, acc, alpha, beta, bias[i])
-}
-
-// storeRowBias writes c = (alpha*acc + bias) + beta*c, rounded as the
-// assembly kernels round it, not reading c when beta == 0.
-func storeRowBias[T float](c, acc []T, alpha, beta, bias T) {
 	acc = acc[:len(c)]
-	if beta == 0 {
-		for j, v := range acc {
-			c[j] = T(alpha*v) + bias
-		}
-		return
+	if colBias != nil {
+		colBias = colBias[:len(c)]
 	}
 	for j, v := range acc {
-		c[j] = T(T(alpha*v)+bias) + T(beta*c[j])
+		t := T(alpha * v)
+		if rowBias != nil {
+			t = T(t + rowBias[i])
+		}
+		if colBias != nil {
+			t = T(t + colBias[j])
+		}
+		if beta != 0 {
+			t = T(t + T(beta*c[j]))
+		}
+		c[j] = t
 	}
 }
 
@@ -91,7 +95,7 @@ func storeRow[T float](c, acc []T, alpha, beta T) {
 
 // genericTile4x4 is a full tile whose k steps hold 4 contiguous A values
 // (packed, or A read transposed), ksa apart.
-func genericTile4x4[T float](kc int, a []T, ksa int, b []T, ldb int, c []T, ldc int, alpha, beta T, bias []T) {
+func genericTile4x4[T float](kc int, a []T, ksa int, b []T, ldb int, c []T, ldc int, alpha, beta T, rowBias, colBias []T) {
 	var c00, c01, c02, c03 T
 	var c10, c11, c12, c13 T
 	var c20, c21, c22, c23 T
@@ -128,6 +132,6 @@ func genericTile4x4[T float](kc int, a []T, ksa int, b []T, ldb int, c []T, ldc 
 		c30, c31, c32, c33,
 	}
 	for i := 0; i < 4; i++ {
-		storeTileRow(c[i*ldc:i*ldc+4], acc[4*i:4*i+4], alpha, beta, bias, i)
+		storeTileRow(c[i*ldc:i*ldc+4], acc[4*i:4*i+4], alpha, beta, rowBias, colBias, i)
 	}
 }

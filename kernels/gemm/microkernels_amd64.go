@@ -5,396 +5,396 @@
 package gemm
 
 // sgemmAVX512 runs the AVX512 float32 kernel for an mr x nv tile.
-func sgemmAVX512(mr, nv, k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32) {
+func sgemmAVX512(mr, nv, k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32) {
 	switch (mr-1)*3 + nv - 1 {
 	case 0:
-		sgemmAVX512M1N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M1N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 1:
-		sgemmAVX512M1N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M1N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 2:
-		sgemmAVX512M1N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M1N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 3:
-		sgemmAVX512M2N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M2N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 4:
-		sgemmAVX512M2N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M2N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 5:
-		sgemmAVX512M2N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M2N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 6:
-		sgemmAVX512M3N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M3N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 7:
-		sgemmAVX512M3N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M3N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 8:
-		sgemmAVX512M3N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M3N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 9:
-		sgemmAVX512M4N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M4N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 10:
-		sgemmAVX512M4N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M4N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 11:
-		sgemmAVX512M4N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M4N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 12:
-		sgemmAVX512M5N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M5N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 13:
-		sgemmAVX512M5N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M5N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 14:
-		sgemmAVX512M5N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M5N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 15:
-		sgemmAVX512M6N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M6N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 16:
-		sgemmAVX512M6N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M6N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 17:
-		sgemmAVX512M6N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M6N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 18:
-		sgemmAVX512M7N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M7N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 19:
-		sgemmAVX512M7N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M7N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 20:
-		sgemmAVX512M7N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M7N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 21:
-		sgemmAVX512M8N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M8N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 22:
-		sgemmAVX512M8N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M8N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 23:
-		sgemmAVX512M8N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		sgemmAVX512M8N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	default:
 		panic("gemm: no AVX512 kernel for this tile")
 	}
 }
 
 //go:noescape
-func sgemmAVX512M1N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M1N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M1N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M1N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M1N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M1N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M2N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M2N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M2N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M2N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M2N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M2N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M3N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M3N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M3N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M3N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M3N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M3N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M4N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M4N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M4N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M4N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M4N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M4N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M5N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M5N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M5N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M5N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M5N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M5N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M6N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M6N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M6N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M6N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M6N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M6N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M7N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M7N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M7N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M7N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M7N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M7N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M8N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M8N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M8N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M8N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX512M8N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
+func sgemmAVX512M8N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
 
 // dgemmAVX512 runs the AVX512 float64 kernel for an mr x nv tile.
-func dgemmAVX512(mr, nv, k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64) {
+func dgemmAVX512(mr, nv, k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64) {
 	switch (mr-1)*3 + nv - 1 {
 	case 0:
-		dgemmAVX512M1N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M1N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 1:
-		dgemmAVX512M1N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M1N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 2:
-		dgemmAVX512M1N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M1N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 3:
-		dgemmAVX512M2N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M2N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 4:
-		dgemmAVX512M2N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M2N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 5:
-		dgemmAVX512M2N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M2N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 6:
-		dgemmAVX512M3N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M3N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 7:
-		dgemmAVX512M3N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M3N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 8:
-		dgemmAVX512M3N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M3N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 9:
-		dgemmAVX512M4N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M4N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 10:
-		dgemmAVX512M4N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M4N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 11:
-		dgemmAVX512M4N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M4N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 12:
-		dgemmAVX512M5N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M5N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 13:
-		dgemmAVX512M5N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M5N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 14:
-		dgemmAVX512M5N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M5N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 15:
-		dgemmAVX512M6N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M6N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 16:
-		dgemmAVX512M6N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M6N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 17:
-		dgemmAVX512M6N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M6N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 18:
-		dgemmAVX512M7N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M7N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 19:
-		dgemmAVX512M7N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M7N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 20:
-		dgemmAVX512M7N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M7N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 21:
-		dgemmAVX512M8N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M8N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 22:
-		dgemmAVX512M8N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M8N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	case 23:
-		dgemmAVX512M8N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, bias)
+		dgemmAVX512M8N3(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, mask, rowBias, colBias)
 	default:
 		panic("gemm: no AVX512 kernel for this tile")
 	}
 }
 
 //go:noescape
-func dgemmAVX512M1N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M1N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M1N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M1N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M1N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M1N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M2N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M2N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M2N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M2N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M2N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M2N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M3N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M3N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M3N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M3N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M3N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M3N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M4N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M4N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M4N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M4N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M4N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M4N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M5N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M5N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M5N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M5N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M5N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M5N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M6N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M6N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M6N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M6N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M6N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M6N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M7N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M7N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M7N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M7N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M7N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M7N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M8N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M8N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M8N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M8N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX512M8N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
+func dgemmAVX512M8N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
 
 // sgemmAVX2 runs the AVX2 float32 kernel for an mr x nv tile.
-func sgemmAVX2(mr, nv, k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32) {
+func sgemmAVX2(mr, nv, k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32) {
 	switch (mr-1)*2 + nv - 1 {
 	case 0:
-		sgemmAVX2M1N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		sgemmAVX2M1N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 1:
-		sgemmAVX2M1N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		sgemmAVX2M1N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 2:
-		sgemmAVX2M2N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		sgemmAVX2M2N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 3:
-		sgemmAVX2M2N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		sgemmAVX2M2N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 4:
-		sgemmAVX2M3N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		sgemmAVX2M3N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 5:
-		sgemmAVX2M3N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		sgemmAVX2M3N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 6:
-		sgemmAVX2M4N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		sgemmAVX2M4N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 7:
-		sgemmAVX2M4N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		sgemmAVX2M4N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 8:
-		sgemmAVX2M5N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		sgemmAVX2M5N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 9:
-		sgemmAVX2M5N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		sgemmAVX2M5N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 10:
-		sgemmAVX2M6N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		sgemmAVX2M6N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 11:
-		sgemmAVX2M6N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		sgemmAVX2M6N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	default:
 		panic("gemm: no AVX2 kernel for this tile")
 	}
 }
 
 //go:noescape
-func sgemmAVX2M1N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
+func sgemmAVX2M1N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX2M1N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
+func sgemmAVX2M1N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX2M2N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
+func sgemmAVX2M2N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX2M2N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
+func sgemmAVX2M2N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX2M3N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
+func sgemmAVX2M3N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX2M3N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
+func sgemmAVX2M3N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX2M4N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
+func sgemmAVX2M4N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX2M4N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
+func sgemmAVX2M4N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX2M5N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
+func sgemmAVX2M5N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX2M5N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
+func sgemmAVX2M5N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX2M6N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
+func sgemmAVX2M6N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
 
 //go:noescape
-func sgemmAVX2M6N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
+func sgemmAVX2M6N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
 
 // dgemmAVX2 runs the AVX2 float64 kernel for an mr x nv tile.
-func dgemmAVX2(mr, nv, k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64) {
+func dgemmAVX2(mr, nv, k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64) {
 	switch (mr-1)*2 + nv - 1 {
 	case 0:
-		dgemmAVX2M1N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		dgemmAVX2M1N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 1:
-		dgemmAVX2M1N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		dgemmAVX2M1N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 2:
-		dgemmAVX2M2N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		dgemmAVX2M2N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 3:
-		dgemmAVX2M2N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		dgemmAVX2M2N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 4:
-		dgemmAVX2M3N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		dgemmAVX2M3N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 5:
-		dgemmAVX2M3N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		dgemmAVX2M3N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 6:
-		dgemmAVX2M4N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		dgemmAVX2M4N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 7:
-		dgemmAVX2M4N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		dgemmAVX2M4N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 8:
-		dgemmAVX2M5N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		dgemmAVX2M5N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 9:
-		dgemmAVX2M5N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		dgemmAVX2M5N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 10:
-		dgemmAVX2M6N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		dgemmAVX2M6N1(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	case 11:
-		dgemmAVX2M6N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, bias)
+		dgemmAVX2M6N2(k, a, rsa, ksa, b, ldb, c, ldc, alpha, beta, rowBias, colBias)
 	default:
 		panic("gemm: no AVX2 kernel for this tile")
 	}
 }
 
 //go:noescape
-func dgemmAVX2M1N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
+func dgemmAVX2M1N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX2M1N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
+func dgemmAVX2M1N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX2M2N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
+func dgemmAVX2M2N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX2M2N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
+func dgemmAVX2M2N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX2M3N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
+func dgemmAVX2M3N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX2M3N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
+func dgemmAVX2M3N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX2M4N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
+func dgemmAVX2M4N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX2M4N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
+func dgemmAVX2M4N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX2M5N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
+func dgemmAVX2M5N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX2M5N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
+func dgemmAVX2M5N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX2M6N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
+func dgemmAVX2M6N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
 
 //go:noescape
-func dgemmAVX2M6N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
+func dgemmAVX2M6N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
 
 // sdotAVX512 runs the dot-product kernel for ma rows of A.
 func sdotAVX512(ma, k int, a *float32, lda int, b *float32, ldb int, out *float32) {

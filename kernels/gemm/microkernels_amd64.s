@@ -4,8 +4,8 @@
 
 #include "textflag.h"
 
-// func sgemmAVX512M1N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M1N1(SB), NOSPLIT, $0-88
+// func sgemmAVX512M1N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M1N1(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -77,12 +77,18 @@ update:
 	VADDPS Z1, Z0, Z0
 	VBROADCASTSS alpha+64(FP), Z29
 	VMULPS Z29, Z0, Z0
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -97,8 +103,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M1N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M1N2(SB), NOSPLIT, $0-88
+// func sgemmAVX512M1N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M1N2(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -196,13 +202,21 @@ update:
 	VBROADCASTSS alpha+64(FP), Z28
 	VMULPS Z28, Z0, Z0
 	VMULPS Z28, Z1, Z1
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VADDPS Z30, Z1, Z1
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VMOVUPS.Z 64(R10), K2, Z30
+	VADDPS Z30, Z1, Z1
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -221,8 +235,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M1N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M1N3(SB), NOSPLIT, $0-88
+// func sgemmAVX512M1N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M1N3(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -346,14 +360,24 @@ update:
 	VMULPS Z27, Z0, Z0
 	VMULPS Z27, Z1, Z1
 	VMULPS Z27, Z2, Z2
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VADDPS Z30, Z1, Z1
 	VADDPS Z30, Z2, Z2
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VMOVUPS.Z 64(R10), K2, Z30
+	VADDPS Z30, Z1, Z1
+	VMOVUPS.Z 128(R10), K3, Z30
+	VADDPS Z30, Z2, Z2
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -376,8 +400,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M2N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M2N1(SB), NOSPLIT, $0-88
+// func sgemmAVX512M2N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M2N1(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -469,14 +493,21 @@ update:
 	VBROADCASTSS alpha+64(FP), Z29
 	VMULPS Z29, Z0, Z0
 	VMULPS Z29, Z1, Z1
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VBROADCASTSS 4(R10), Z30
 	VADDPS Z30, Z1, Z1
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z1, Z1
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -497,8 +528,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M2N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M2N2(SB), NOSPLIT, $0-88
+// func sgemmAVX512M2N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M2N2(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -614,16 +645,26 @@ update:
 	VMULPS Z28, Z1, Z1
 	VMULPS Z28, Z2, Z2
 	VMULPS Z28, Z3, Z3
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VADDPS Z30, Z1, Z1
 	VBROADCASTSS 4(R10), Z30
 	VADDPS Z30, Z2, Z2
 	VADDPS Z30, Z3, Z3
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z2, Z2
+	VMOVUPS.Z 64(R10), K2, Z30
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z3, Z3
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -652,8 +693,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M2N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M2N3(SB), NOSPLIT, $0-88
+// func sgemmAVX512M2N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M2N3(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -801,9 +842,9 @@ update:
 	VMULPS Z27, Z3, Z3
 	VMULPS Z27, Z4, Z4
 	VMULPS Z27, Z5, Z5
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VADDPS Z30, Z1, Z1
@@ -812,7 +853,20 @@ update:
 	VADDPS Z30, Z3, Z3
 	VADDPS Z30, Z4, Z4
 	VADDPS Z30, Z5, Z5
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z3, Z3
+	VMOVUPS.Z 64(R10), K2, Z30
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z4, Z4
+	VMOVUPS.Z 128(R10), K3, Z30
+	VADDPS Z30, Z2, Z2
+	VADDPS Z30, Z5, Z5
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -849,8 +903,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M3N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M3N1(SB), NOSPLIT, $0-88
+// func sgemmAVX512M3N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M3N1(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -962,16 +1016,24 @@ update:
 	VMULPS Z29, Z0, Z0
 	VMULPS Z29, Z1, Z1
 	VMULPS Z29, Z2, Z2
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VBROADCASTSS 4(R10), Z30
 	VADDPS Z30, Z1, Z1
 	VBROADCASTSS 8(R10), Z30
 	VADDPS Z30, Z2, Z2
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z2, Z2
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -998,8 +1060,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M3N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M3N2(SB), NOSPLIT, $0-88
+// func sgemmAVX512M3N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M3N2(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -1141,9 +1203,9 @@ update:
 	VMULPS Z28, Z3, Z3
 	VMULPS Z28, Z4, Z4
 	VMULPS Z28, Z5, Z5
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VADDPS Z30, Z1, Z1
@@ -1153,7 +1215,19 @@ update:
 	VBROADCASTSS 8(R10), Z30
 	VADDPS Z30, Z4, Z4
 	VADDPS Z30, Z5, Z5
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z2, Z2
+	VADDPS Z30, Z4, Z4
+	VMOVUPS.Z 64(R10), K2, Z30
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z3, Z3
+	VADDPS Z30, Z5, Z5
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -1192,8 +1266,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M3N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M3N3(SB), NOSPLIT, $0-88
+// func sgemmAVX512M3N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M3N3(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -1359,9 +1433,9 @@ update:
 	VMULPS Z27, Z6, Z6
 	VMULPS Z27, Z7, Z7
 	VMULPS Z27, Z8, Z8
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VADDPS Z30, Z1, Z1
@@ -1374,7 +1448,23 @@ update:
 	VADDPS Z30, Z6, Z6
 	VADDPS Z30, Z7, Z7
 	VADDPS Z30, Z8, Z8
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z3, Z3
+	VADDPS Z30, Z6, Z6
+	VMOVUPS.Z 64(R10), K2, Z30
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z4, Z4
+	VADDPS Z30, Z7, Z7
+	VMOVUPS.Z 128(R10), K3, Z30
+	VADDPS Z30, Z2, Z2
+	VADDPS Z30, Z5, Z5
+	VADDPS Z30, Z8, Z8
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -1425,8 +1515,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M4N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M4N1(SB), NOSPLIT, $0-88
+// func sgemmAVX512M4N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M4N1(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -1542,9 +1632,9 @@ update:
 	VMULPS Z29, Z1, Z1
 	VMULPS Z29, Z2, Z2
 	VMULPS Z29, Z3, Z3
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VBROADCASTSS 4(R10), Z30
@@ -1553,7 +1643,16 @@ update:
 	VADDPS Z30, Z2, Z2
 	VBROADCASTSS 12(R10), Z30
 	VADDPS Z30, Z3, Z3
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z2, Z2
+	VADDPS Z30, Z3, Z3
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -1586,8 +1685,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M4N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M4N2(SB), NOSPLIT, $0-88
+// func sgemmAVX512M4N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M4N2(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -1739,9 +1838,9 @@ update:
 	VMULPS Z28, Z5, Z5
 	VMULPS Z28, Z6, Z6
 	VMULPS Z28, Z7, Z7
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VADDPS Z30, Z1, Z1
@@ -1754,7 +1853,21 @@ update:
 	VBROADCASTSS 12(R10), Z30
 	VADDPS Z30, Z6, Z6
 	VADDPS Z30, Z7, Z7
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z2, Z2
+	VADDPS Z30, Z4, Z4
+	VADDPS Z30, Z6, Z6
+	VMOVUPS.Z 64(R10), K2, Z30
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z3, Z3
+	VADDPS Z30, Z5, Z5
+	VADDPS Z30, Z7, Z7
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -1803,8 +1916,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M4N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M4N3(SB), NOSPLIT, $0-88
+// func sgemmAVX512M4N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M4N3(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -2000,9 +2113,9 @@ update:
 	VMULPS Z27, Z9, Z9
 	VMULPS Z27, Z10, Z10
 	VMULPS Z27, Z11, Z11
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VADDPS Z30, Z1, Z1
@@ -2019,7 +2132,26 @@ update:
 	VADDPS Z30, Z9, Z9
 	VADDPS Z30, Z10, Z10
 	VADDPS Z30, Z11, Z11
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z3, Z3
+	VADDPS Z30, Z6, Z6
+	VADDPS Z30, Z9, Z9
+	VMOVUPS.Z 64(R10), K2, Z30
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z4, Z4
+	VADDPS Z30, Z7, Z7
+	VADDPS Z30, Z10, Z10
+	VMOVUPS.Z 128(R10), K3, Z30
+	VADDPS Z30, Z2, Z2
+	VADDPS Z30, Z5, Z5
+	VADDPS Z30, Z8, Z8
+	VADDPS Z30, Z11, Z11
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -2084,8 +2216,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M5N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M5N1(SB), NOSPLIT, $0-88
+// func sgemmAVX512M5N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M5N1(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -2222,9 +2354,9 @@ update:
 	VMULPS Z29, Z2, Z2
 	VMULPS Z29, Z3, Z3
 	VMULPS Z29, Z4, Z4
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VBROADCASTSS 4(R10), Z30
@@ -2235,7 +2367,17 @@ update:
 	VADDPS Z30, Z3, Z3
 	VBROADCASTSS 16(R10), Z30
 	VADDPS Z30, Z4, Z4
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z2, Z2
+	VADDPS Z30, Z3, Z3
+	VADDPS Z30, Z4, Z4
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -2274,8 +2416,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M5N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M5N2(SB), NOSPLIT, $0-88
+// func sgemmAVX512M5N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M5N2(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -2454,9 +2596,9 @@ update:
 	VMULPS Z28, Z7, Z7
 	VMULPS Z28, Z8, Z8
 	VMULPS Z28, Z9, Z9
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VADDPS Z30, Z1, Z1
@@ -2472,7 +2614,23 @@ update:
 	VBROADCASTSS 16(R10), Z30
 	VADDPS Z30, Z8, Z8
 	VADDPS Z30, Z9, Z9
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z2, Z2
+	VADDPS Z30, Z4, Z4
+	VADDPS Z30, Z6, Z6
+	VADDPS Z30, Z8, Z8
+	VMOVUPS.Z 64(R10), K2, Z30
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z3, Z3
+	VADDPS Z30, Z5, Z5
+	VADDPS Z30, Z7, Z7
+	VADDPS Z30, Z9, Z9
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -2531,8 +2689,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M5N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M5N3(SB), NOSPLIT, $0-88
+// func sgemmAVX512M5N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M5N3(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -2763,9 +2921,9 @@ update:
 	VMULPS Z27, Z12, Z12
 	VMULPS Z27, Z13, Z13
 	VMULPS Z27, Z14, Z14
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VADDPS Z30, Z1, Z1
@@ -2786,7 +2944,29 @@ update:
 	VADDPS Z30, Z12, Z12
 	VADDPS Z30, Z13, Z13
 	VADDPS Z30, Z14, Z14
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z3, Z3
+	VADDPS Z30, Z6, Z6
+	VADDPS Z30, Z9, Z9
+	VADDPS Z30, Z12, Z12
+	VMOVUPS.Z 64(R10), K2, Z30
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z4, Z4
+	VADDPS Z30, Z7, Z7
+	VADDPS Z30, Z10, Z10
+	VADDPS Z30, Z13, Z13
+	VMOVUPS.Z 128(R10), K3, Z30
+	VADDPS Z30, Z2, Z2
+	VADDPS Z30, Z5, Z5
+	VADDPS Z30, Z8, Z8
+	VADDPS Z30, Z11, Z11
+	VADDPS Z30, Z14, Z14
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -2865,8 +3045,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M6N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M6N1(SB), NOSPLIT, $0-88
+// func sgemmAVX512M6N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M6N1(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -3019,9 +3199,9 @@ update:
 	VMULPS Z29, Z3, Z3
 	VMULPS Z29, Z4, Z4
 	VMULPS Z29, Z5, Z5
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VBROADCASTSS 4(R10), Z30
@@ -3034,7 +3214,18 @@ update:
 	VADDPS Z30, Z4, Z4
 	VBROADCASTSS 20(R10), Z30
 	VADDPS Z30, Z5, Z5
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z2, Z2
+	VADDPS Z30, Z3, Z3
+	VADDPS Z30, Z4, Z4
+	VADDPS Z30, Z5, Z5
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -3079,8 +3270,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M6N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M6N2(SB), NOSPLIT, $0-88
+// func sgemmAVX512M6N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M6N2(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -3281,9 +3472,9 @@ update:
 	VMULPS Z28, Z9, Z9
 	VMULPS Z28, Z10, Z10
 	VMULPS Z28, Z11, Z11
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VADDPS Z30, Z1, Z1
@@ -3302,7 +3493,25 @@ update:
 	VBROADCASTSS 20(R10), Z30
 	VADDPS Z30, Z10, Z10
 	VADDPS Z30, Z11, Z11
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z2, Z2
+	VADDPS Z30, Z4, Z4
+	VADDPS Z30, Z6, Z6
+	VADDPS Z30, Z8, Z8
+	VADDPS Z30, Z10, Z10
+	VMOVUPS.Z 64(R10), K2, Z30
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z3, Z3
+	VADDPS Z30, Z5, Z5
+	VADDPS Z30, Z7, Z7
+	VADDPS Z30, Z9, Z9
+	VADDPS Z30, Z11, Z11
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -3371,8 +3580,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M6N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M6N3(SB), NOSPLIT, $0-88
+// func sgemmAVX512M6N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M6N3(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -3633,9 +3842,9 @@ update:
 	VMULPS Z27, Z15, Z15
 	VMULPS Z27, Z16, Z16
 	VMULPS Z27, Z17, Z17
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VADDPS Z30, Z1, Z1
@@ -3660,7 +3869,32 @@ update:
 	VADDPS Z30, Z15, Z15
 	VADDPS Z30, Z16, Z16
 	VADDPS Z30, Z17, Z17
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z3, Z3
+	VADDPS Z30, Z6, Z6
+	VADDPS Z30, Z9, Z9
+	VADDPS Z30, Z12, Z12
+	VADDPS Z30, Z15, Z15
+	VMOVUPS.Z 64(R10), K2, Z30
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z4, Z4
+	VADDPS Z30, Z7, Z7
+	VADDPS Z30, Z10, Z10
+	VADDPS Z30, Z13, Z13
+	VADDPS Z30, Z16, Z16
+	VMOVUPS.Z 128(R10), K3, Z30
+	VADDPS Z30, Z2, Z2
+	VADDPS Z30, Z5, Z5
+	VADDPS Z30, Z8, Z8
+	VADDPS Z30, Z11, Z11
+	VADDPS Z30, Z14, Z14
+	VADDPS Z30, Z17, Z17
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -3753,8 +3987,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M7N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M7N1(SB), NOSPLIT, $0-88
+// func sgemmAVX512M7N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M7N1(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -3923,9 +4157,9 @@ update:
 	VMULPS Z29, Z4, Z4
 	VMULPS Z29, Z5, Z5
 	VMULPS Z29, Z6, Z6
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VBROADCASTSS 4(R10), Z30
@@ -3940,7 +4174,19 @@ update:
 	VADDPS Z30, Z5, Z5
 	VBROADCASTSS 24(R10), Z30
 	VADDPS Z30, Z6, Z6
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z2, Z2
+	VADDPS Z30, Z3, Z3
+	VADDPS Z30, Z4, Z4
+	VADDPS Z30, Z5, Z5
+	VADDPS Z30, Z6, Z6
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -3991,8 +4237,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M7N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M7N2(SB), NOSPLIT, $0-88
+// func sgemmAVX512M7N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M7N2(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -4215,9 +4461,9 @@ update:
 	VMULPS Z28, Z11, Z11
 	VMULPS Z28, Z12, Z12
 	VMULPS Z28, Z13, Z13
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VADDPS Z30, Z1, Z1
@@ -4239,7 +4485,27 @@ update:
 	VBROADCASTSS 24(R10), Z30
 	VADDPS Z30, Z12, Z12
 	VADDPS Z30, Z13, Z13
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z2, Z2
+	VADDPS Z30, Z4, Z4
+	VADDPS Z30, Z6, Z6
+	VADDPS Z30, Z8, Z8
+	VADDPS Z30, Z10, Z10
+	VADDPS Z30, Z12, Z12
+	VMOVUPS.Z 64(R10), K2, Z30
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z3, Z3
+	VADDPS Z30, Z5, Z5
+	VADDPS Z30, Z7, Z7
+	VADDPS Z30, Z9, Z9
+	VADDPS Z30, Z11, Z11
+	VADDPS Z30, Z13, Z13
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -4318,8 +4584,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M7N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M7N3(SB), NOSPLIT, $0-88
+// func sgemmAVX512M7N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M7N3(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -4610,9 +4876,9 @@ update:
 	VMULPS Z27, Z18, Z18
 	VMULPS Z27, Z19, Z19
 	VMULPS Z27, Z20, Z20
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VADDPS Z30, Z1, Z1
@@ -4641,7 +4907,35 @@ update:
 	VADDPS Z30, Z18, Z18
 	VADDPS Z30, Z19, Z19
 	VADDPS Z30, Z20, Z20
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z3, Z3
+	VADDPS Z30, Z6, Z6
+	VADDPS Z30, Z9, Z9
+	VADDPS Z30, Z12, Z12
+	VADDPS Z30, Z15, Z15
+	VADDPS Z30, Z18, Z18
+	VMOVUPS.Z 64(R10), K2, Z30
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z4, Z4
+	VADDPS Z30, Z7, Z7
+	VADDPS Z30, Z10, Z10
+	VADDPS Z30, Z13, Z13
+	VADDPS Z30, Z16, Z16
+	VADDPS Z30, Z19, Z19
+	VMOVUPS.Z 128(R10), K3, Z30
+	VADDPS Z30, Z2, Z2
+	VADDPS Z30, Z5, Z5
+	VADDPS Z30, Z8, Z8
+	VADDPS Z30, Z11, Z11
+	VADDPS Z30, Z14, Z14
+	VADDPS Z30, Z17, Z17
+	VADDPS Z30, Z20, Z20
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -4748,8 +5042,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M8N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M8N1(SB), NOSPLIT, $0-88
+// func sgemmAVX512M8N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M8N1(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -4918,9 +5212,9 @@ update:
 	VMULPS Z29, Z5, Z5
 	VMULPS Z29, Z6, Z6
 	VMULPS Z29, Z7, Z7
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VBROADCASTSS 4(R10), Z30
@@ -4937,7 +5231,20 @@ update:
 	VADDPS Z30, Z6, Z6
 	VBROADCASTSS 28(R10), Z30
 	VADDPS Z30, Z7, Z7
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z2, Z2
+	VADDPS Z30, Z3, Z3
+	VADDPS Z30, Z4, Z4
+	VADDPS Z30, Z5, Z5
+	VADDPS Z30, Z6, Z6
+	VADDPS Z30, Z7, Z7
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -4994,8 +5301,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M8N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M8N2(SB), NOSPLIT, $0-88
+// func sgemmAVX512M8N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M8N2(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -5240,9 +5547,9 @@ update:
 	VMULPS Z28, Z13, Z13
 	VMULPS Z28, Z14, Z14
 	VMULPS Z28, Z15, Z15
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VADDPS Z30, Z1, Z1
@@ -5267,7 +5574,29 @@ update:
 	VBROADCASTSS 28(R10), Z30
 	VADDPS Z30, Z14, Z14
 	VADDPS Z30, Z15, Z15
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z2, Z2
+	VADDPS Z30, Z4, Z4
+	VADDPS Z30, Z6, Z6
+	VADDPS Z30, Z8, Z8
+	VADDPS Z30, Z10, Z10
+	VADDPS Z30, Z12, Z12
+	VADDPS Z30, Z14, Z14
+	VMOVUPS.Z 64(R10), K2, Z30
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z3, Z3
+	VADDPS Z30, Z5, Z5
+	VADDPS Z30, Z7, Z7
+	VADDPS Z30, Z9, Z9
+	VADDPS Z30, Z11, Z11
+	VADDPS Z30, Z13, Z13
+	VADDPS Z30, Z15, Z15
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -5356,8 +5685,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX512M8N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, bias *float32)
-TEXT ·sgemmAVX512M8N3(SB), NOSPLIT, $0-88
+// func sgemmAVX512M8N3(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, mask uint64, rowBias, colBias *float32)
+TEXT ·sgemmAVX512M8N3(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -5678,9 +6007,9 @@ update:
 	VMULPS Z27, Z21, Z21
 	VMULPS Z27, Z22, Z22
 	VMULPS Z27, Z23, Z23
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Z30
 	VADDPS Z30, Z0, Z0
 	VADDPS Z30, Z1, Z1
@@ -5713,7 +6042,38 @@ update:
 	VADDPS Z30, Z21, Z21
 	VADDPS Z30, Z22, Z22
 	VADDPS Z30, Z23, Z23
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS.Z 0(R10), K1, Z30
+	VADDPS Z30, Z0, Z0
+	VADDPS Z30, Z3, Z3
+	VADDPS Z30, Z6, Z6
+	VADDPS Z30, Z9, Z9
+	VADDPS Z30, Z12, Z12
+	VADDPS Z30, Z15, Z15
+	VADDPS Z30, Z18, Z18
+	VADDPS Z30, Z21, Z21
+	VMOVUPS.Z 64(R10), K2, Z30
+	VADDPS Z30, Z1, Z1
+	VADDPS Z30, Z4, Z4
+	VADDPS Z30, Z7, Z7
+	VADDPS Z30, Z10, Z10
+	VADDPS Z30, Z13, Z13
+	VADDPS Z30, Z16, Z16
+	VADDPS Z30, Z19, Z19
+	VADDPS Z30, Z22, Z22
+	VMOVUPS.Z 128(R10), K3, Z30
+	VADDPS Z30, Z2, Z2
+	VADDPS Z30, Z5, Z5
+	VADDPS Z30, Z8, Z8
+	VADDPS Z30, Z11, Z11
+	VADDPS Z30, Z14, Z14
+	VADDPS Z30, Z17, Z17
+	VADDPS Z30, Z20, Z20
+	VADDPS Z30, Z23, Z23
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -5834,8 +6194,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M1N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M1N1(SB), NOSPLIT, $0-96
+// func dgemmAVX512M1N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M1N1(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -5907,12 +6267,18 @@ update:
 	VADDPD Z1, Z0, Z0
 	VBROADCASTSD alpha+64(FP), Z29
 	VMULPD Z29, Z0, Z0
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -5927,8 +6293,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M1N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M1N2(SB), NOSPLIT, $0-96
+// func dgemmAVX512M1N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M1N2(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -6026,13 +6392,21 @@ update:
 	VBROADCASTSD alpha+64(FP), Z28
 	VMULPD Z28, Z0, Z0
 	VMULPD Z28, Z1, Z1
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VADDPD Z30, Z1, Z1
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VMOVUPD.Z 64(R10), K2, Z30
+	VADDPD Z30, Z1, Z1
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -6051,8 +6425,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M1N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M1N3(SB), NOSPLIT, $0-96
+// func dgemmAVX512M1N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M1N3(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -6176,14 +6550,24 @@ update:
 	VMULPD Z27, Z0, Z0
 	VMULPD Z27, Z1, Z1
 	VMULPD Z27, Z2, Z2
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VADDPD Z30, Z1, Z1
 	VADDPD Z30, Z2, Z2
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VMOVUPD.Z 64(R10), K2, Z30
+	VADDPD Z30, Z1, Z1
+	VMOVUPD.Z 128(R10), K3, Z30
+	VADDPD Z30, Z2, Z2
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -6206,8 +6590,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M2N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M2N1(SB), NOSPLIT, $0-96
+// func dgemmAVX512M2N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M2N1(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -6299,14 +6683,21 @@ update:
 	VBROADCASTSD alpha+64(FP), Z29
 	VMULPD Z29, Z0, Z0
 	VMULPD Z29, Z1, Z1
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VBROADCASTSD 8(R10), Z30
 	VADDPD Z30, Z1, Z1
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z1, Z1
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -6327,8 +6718,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M2N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M2N2(SB), NOSPLIT, $0-96
+// func dgemmAVX512M2N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M2N2(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -6444,16 +6835,26 @@ update:
 	VMULPD Z28, Z1, Z1
 	VMULPD Z28, Z2, Z2
 	VMULPD Z28, Z3, Z3
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VADDPD Z30, Z1, Z1
 	VBROADCASTSD 8(R10), Z30
 	VADDPD Z30, Z2, Z2
 	VADDPD Z30, Z3, Z3
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z2, Z2
+	VMOVUPD.Z 64(R10), K2, Z30
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z3, Z3
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -6482,8 +6883,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M2N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M2N3(SB), NOSPLIT, $0-96
+// func dgemmAVX512M2N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M2N3(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -6631,9 +7032,9 @@ update:
 	VMULPD Z27, Z3, Z3
 	VMULPD Z27, Z4, Z4
 	VMULPD Z27, Z5, Z5
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VADDPD Z30, Z1, Z1
@@ -6642,7 +7043,20 @@ update:
 	VADDPD Z30, Z3, Z3
 	VADDPD Z30, Z4, Z4
 	VADDPD Z30, Z5, Z5
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z3, Z3
+	VMOVUPD.Z 64(R10), K2, Z30
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z4, Z4
+	VMOVUPD.Z 128(R10), K3, Z30
+	VADDPD Z30, Z2, Z2
+	VADDPD Z30, Z5, Z5
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -6679,8 +7093,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M3N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M3N1(SB), NOSPLIT, $0-96
+// func dgemmAVX512M3N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M3N1(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -6792,16 +7206,24 @@ update:
 	VMULPD Z29, Z0, Z0
 	VMULPD Z29, Z1, Z1
 	VMULPD Z29, Z2, Z2
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VBROADCASTSD 8(R10), Z30
 	VADDPD Z30, Z1, Z1
 	VBROADCASTSD 16(R10), Z30
 	VADDPD Z30, Z2, Z2
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z2, Z2
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -6828,8 +7250,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M3N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M3N2(SB), NOSPLIT, $0-96
+// func dgemmAVX512M3N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M3N2(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -6971,9 +7393,9 @@ update:
 	VMULPD Z28, Z3, Z3
 	VMULPD Z28, Z4, Z4
 	VMULPD Z28, Z5, Z5
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VADDPD Z30, Z1, Z1
@@ -6983,7 +7405,19 @@ update:
 	VBROADCASTSD 16(R10), Z30
 	VADDPD Z30, Z4, Z4
 	VADDPD Z30, Z5, Z5
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z2, Z2
+	VADDPD Z30, Z4, Z4
+	VMOVUPD.Z 64(R10), K2, Z30
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z3, Z3
+	VADDPD Z30, Z5, Z5
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -7022,8 +7456,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M3N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M3N3(SB), NOSPLIT, $0-96
+// func dgemmAVX512M3N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M3N3(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -7189,9 +7623,9 @@ update:
 	VMULPD Z27, Z6, Z6
 	VMULPD Z27, Z7, Z7
 	VMULPD Z27, Z8, Z8
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VADDPD Z30, Z1, Z1
@@ -7204,7 +7638,23 @@ update:
 	VADDPD Z30, Z6, Z6
 	VADDPD Z30, Z7, Z7
 	VADDPD Z30, Z8, Z8
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z3, Z3
+	VADDPD Z30, Z6, Z6
+	VMOVUPD.Z 64(R10), K2, Z30
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z4, Z4
+	VADDPD Z30, Z7, Z7
+	VMOVUPD.Z 128(R10), K3, Z30
+	VADDPD Z30, Z2, Z2
+	VADDPD Z30, Z5, Z5
+	VADDPD Z30, Z8, Z8
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -7255,8 +7705,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M4N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M4N1(SB), NOSPLIT, $0-96
+// func dgemmAVX512M4N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M4N1(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -7372,9 +7822,9 @@ update:
 	VMULPD Z29, Z1, Z1
 	VMULPD Z29, Z2, Z2
 	VMULPD Z29, Z3, Z3
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VBROADCASTSD 8(R10), Z30
@@ -7383,7 +7833,16 @@ update:
 	VADDPD Z30, Z2, Z2
 	VBROADCASTSD 24(R10), Z30
 	VADDPD Z30, Z3, Z3
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z2, Z2
+	VADDPD Z30, Z3, Z3
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -7416,8 +7875,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M4N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M4N2(SB), NOSPLIT, $0-96
+// func dgemmAVX512M4N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M4N2(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -7569,9 +8028,9 @@ update:
 	VMULPD Z28, Z5, Z5
 	VMULPD Z28, Z6, Z6
 	VMULPD Z28, Z7, Z7
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VADDPD Z30, Z1, Z1
@@ -7584,7 +8043,21 @@ update:
 	VBROADCASTSD 24(R10), Z30
 	VADDPD Z30, Z6, Z6
 	VADDPD Z30, Z7, Z7
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z2, Z2
+	VADDPD Z30, Z4, Z4
+	VADDPD Z30, Z6, Z6
+	VMOVUPD.Z 64(R10), K2, Z30
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z3, Z3
+	VADDPD Z30, Z5, Z5
+	VADDPD Z30, Z7, Z7
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -7633,8 +8106,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M4N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M4N3(SB), NOSPLIT, $0-96
+// func dgemmAVX512M4N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M4N3(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -7830,9 +8303,9 @@ update:
 	VMULPD Z27, Z9, Z9
 	VMULPD Z27, Z10, Z10
 	VMULPD Z27, Z11, Z11
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VADDPD Z30, Z1, Z1
@@ -7849,7 +8322,26 @@ update:
 	VADDPD Z30, Z9, Z9
 	VADDPD Z30, Z10, Z10
 	VADDPD Z30, Z11, Z11
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z3, Z3
+	VADDPD Z30, Z6, Z6
+	VADDPD Z30, Z9, Z9
+	VMOVUPD.Z 64(R10), K2, Z30
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z4, Z4
+	VADDPD Z30, Z7, Z7
+	VADDPD Z30, Z10, Z10
+	VMOVUPD.Z 128(R10), K3, Z30
+	VADDPD Z30, Z2, Z2
+	VADDPD Z30, Z5, Z5
+	VADDPD Z30, Z8, Z8
+	VADDPD Z30, Z11, Z11
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -7914,8 +8406,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M5N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M5N1(SB), NOSPLIT, $0-96
+// func dgemmAVX512M5N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M5N1(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -8052,9 +8544,9 @@ update:
 	VMULPD Z29, Z2, Z2
 	VMULPD Z29, Z3, Z3
 	VMULPD Z29, Z4, Z4
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VBROADCASTSD 8(R10), Z30
@@ -8065,7 +8557,17 @@ update:
 	VADDPD Z30, Z3, Z3
 	VBROADCASTSD 32(R10), Z30
 	VADDPD Z30, Z4, Z4
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z2, Z2
+	VADDPD Z30, Z3, Z3
+	VADDPD Z30, Z4, Z4
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -8104,8 +8606,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M5N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M5N2(SB), NOSPLIT, $0-96
+// func dgemmAVX512M5N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M5N2(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -8284,9 +8786,9 @@ update:
 	VMULPD Z28, Z7, Z7
 	VMULPD Z28, Z8, Z8
 	VMULPD Z28, Z9, Z9
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VADDPD Z30, Z1, Z1
@@ -8302,7 +8804,23 @@ update:
 	VBROADCASTSD 32(R10), Z30
 	VADDPD Z30, Z8, Z8
 	VADDPD Z30, Z9, Z9
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z2, Z2
+	VADDPD Z30, Z4, Z4
+	VADDPD Z30, Z6, Z6
+	VADDPD Z30, Z8, Z8
+	VMOVUPD.Z 64(R10), K2, Z30
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z3, Z3
+	VADDPD Z30, Z5, Z5
+	VADDPD Z30, Z7, Z7
+	VADDPD Z30, Z9, Z9
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -8361,8 +8879,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M5N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M5N3(SB), NOSPLIT, $0-96
+// func dgemmAVX512M5N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M5N3(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -8593,9 +9111,9 @@ update:
 	VMULPD Z27, Z12, Z12
 	VMULPD Z27, Z13, Z13
 	VMULPD Z27, Z14, Z14
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VADDPD Z30, Z1, Z1
@@ -8616,7 +9134,29 @@ update:
 	VADDPD Z30, Z12, Z12
 	VADDPD Z30, Z13, Z13
 	VADDPD Z30, Z14, Z14
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z3, Z3
+	VADDPD Z30, Z6, Z6
+	VADDPD Z30, Z9, Z9
+	VADDPD Z30, Z12, Z12
+	VMOVUPD.Z 64(R10), K2, Z30
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z4, Z4
+	VADDPD Z30, Z7, Z7
+	VADDPD Z30, Z10, Z10
+	VADDPD Z30, Z13, Z13
+	VMOVUPD.Z 128(R10), K3, Z30
+	VADDPD Z30, Z2, Z2
+	VADDPD Z30, Z5, Z5
+	VADDPD Z30, Z8, Z8
+	VADDPD Z30, Z11, Z11
+	VADDPD Z30, Z14, Z14
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -8695,8 +9235,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M6N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M6N1(SB), NOSPLIT, $0-96
+// func dgemmAVX512M6N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M6N1(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -8849,9 +9389,9 @@ update:
 	VMULPD Z29, Z3, Z3
 	VMULPD Z29, Z4, Z4
 	VMULPD Z29, Z5, Z5
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VBROADCASTSD 8(R10), Z30
@@ -8864,7 +9404,18 @@ update:
 	VADDPD Z30, Z4, Z4
 	VBROADCASTSD 40(R10), Z30
 	VADDPD Z30, Z5, Z5
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z2, Z2
+	VADDPD Z30, Z3, Z3
+	VADDPD Z30, Z4, Z4
+	VADDPD Z30, Z5, Z5
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -8909,8 +9460,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M6N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M6N2(SB), NOSPLIT, $0-96
+// func dgemmAVX512M6N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M6N2(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -9111,9 +9662,9 @@ update:
 	VMULPD Z28, Z9, Z9
 	VMULPD Z28, Z10, Z10
 	VMULPD Z28, Z11, Z11
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VADDPD Z30, Z1, Z1
@@ -9132,7 +9683,25 @@ update:
 	VBROADCASTSD 40(R10), Z30
 	VADDPD Z30, Z10, Z10
 	VADDPD Z30, Z11, Z11
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z2, Z2
+	VADDPD Z30, Z4, Z4
+	VADDPD Z30, Z6, Z6
+	VADDPD Z30, Z8, Z8
+	VADDPD Z30, Z10, Z10
+	VMOVUPD.Z 64(R10), K2, Z30
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z3, Z3
+	VADDPD Z30, Z5, Z5
+	VADDPD Z30, Z7, Z7
+	VADDPD Z30, Z9, Z9
+	VADDPD Z30, Z11, Z11
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -9201,8 +9770,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M6N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M6N3(SB), NOSPLIT, $0-96
+// func dgemmAVX512M6N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M6N3(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -9463,9 +10032,9 @@ update:
 	VMULPD Z27, Z15, Z15
 	VMULPD Z27, Z16, Z16
 	VMULPD Z27, Z17, Z17
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VADDPD Z30, Z1, Z1
@@ -9490,7 +10059,32 @@ update:
 	VADDPD Z30, Z15, Z15
 	VADDPD Z30, Z16, Z16
 	VADDPD Z30, Z17, Z17
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z3, Z3
+	VADDPD Z30, Z6, Z6
+	VADDPD Z30, Z9, Z9
+	VADDPD Z30, Z12, Z12
+	VADDPD Z30, Z15, Z15
+	VMOVUPD.Z 64(R10), K2, Z30
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z4, Z4
+	VADDPD Z30, Z7, Z7
+	VADDPD Z30, Z10, Z10
+	VADDPD Z30, Z13, Z13
+	VADDPD Z30, Z16, Z16
+	VMOVUPD.Z 128(R10), K3, Z30
+	VADDPD Z30, Z2, Z2
+	VADDPD Z30, Z5, Z5
+	VADDPD Z30, Z8, Z8
+	VADDPD Z30, Z11, Z11
+	VADDPD Z30, Z14, Z14
+	VADDPD Z30, Z17, Z17
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -9583,8 +10177,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M7N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M7N1(SB), NOSPLIT, $0-96
+// func dgemmAVX512M7N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M7N1(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -9753,9 +10347,9 @@ update:
 	VMULPD Z29, Z4, Z4
 	VMULPD Z29, Z5, Z5
 	VMULPD Z29, Z6, Z6
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VBROADCASTSD 8(R10), Z30
@@ -9770,7 +10364,19 @@ update:
 	VADDPD Z30, Z5, Z5
 	VBROADCASTSD 48(R10), Z30
 	VADDPD Z30, Z6, Z6
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z2, Z2
+	VADDPD Z30, Z3, Z3
+	VADDPD Z30, Z4, Z4
+	VADDPD Z30, Z5, Z5
+	VADDPD Z30, Z6, Z6
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -9821,8 +10427,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M7N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M7N2(SB), NOSPLIT, $0-96
+// func dgemmAVX512M7N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M7N2(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -10045,9 +10651,9 @@ update:
 	VMULPD Z28, Z11, Z11
 	VMULPD Z28, Z12, Z12
 	VMULPD Z28, Z13, Z13
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VADDPD Z30, Z1, Z1
@@ -10069,7 +10675,27 @@ update:
 	VBROADCASTSD 48(R10), Z30
 	VADDPD Z30, Z12, Z12
 	VADDPD Z30, Z13, Z13
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z2, Z2
+	VADDPD Z30, Z4, Z4
+	VADDPD Z30, Z6, Z6
+	VADDPD Z30, Z8, Z8
+	VADDPD Z30, Z10, Z10
+	VADDPD Z30, Z12, Z12
+	VMOVUPD.Z 64(R10), K2, Z30
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z3, Z3
+	VADDPD Z30, Z5, Z5
+	VADDPD Z30, Z7, Z7
+	VADDPD Z30, Z9, Z9
+	VADDPD Z30, Z11, Z11
+	VADDPD Z30, Z13, Z13
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -10148,8 +10774,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M7N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M7N3(SB), NOSPLIT, $0-96
+// func dgemmAVX512M7N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M7N3(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -10440,9 +11066,9 @@ update:
 	VMULPD Z27, Z18, Z18
 	VMULPD Z27, Z19, Z19
 	VMULPD Z27, Z20, Z20
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VADDPD Z30, Z1, Z1
@@ -10471,7 +11097,35 @@ update:
 	VADDPD Z30, Z18, Z18
 	VADDPD Z30, Z19, Z19
 	VADDPD Z30, Z20, Z20
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z3, Z3
+	VADDPD Z30, Z6, Z6
+	VADDPD Z30, Z9, Z9
+	VADDPD Z30, Z12, Z12
+	VADDPD Z30, Z15, Z15
+	VADDPD Z30, Z18, Z18
+	VMOVUPD.Z 64(R10), K2, Z30
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z4, Z4
+	VADDPD Z30, Z7, Z7
+	VADDPD Z30, Z10, Z10
+	VADDPD Z30, Z13, Z13
+	VADDPD Z30, Z16, Z16
+	VADDPD Z30, Z19, Z19
+	VMOVUPD.Z 128(R10), K3, Z30
+	VADDPD Z30, Z2, Z2
+	VADDPD Z30, Z5, Z5
+	VADDPD Z30, Z8, Z8
+	VADDPD Z30, Z11, Z11
+	VADDPD Z30, Z14, Z14
+	VADDPD Z30, Z17, Z17
+	VADDPD Z30, Z20, Z20
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -10578,8 +11232,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M8N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M8N1(SB), NOSPLIT, $0-96
+// func dgemmAVX512M8N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M8N1(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -10748,9 +11402,9 @@ update:
 	VMULPD Z29, Z5, Z5
 	VMULPD Z29, Z6, Z6
 	VMULPD Z29, Z7, Z7
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VBROADCASTSD 8(R10), Z30
@@ -10767,7 +11421,20 @@ update:
 	VADDPD Z30, Z6, Z6
 	VBROADCASTSD 56(R10), Z30
 	VADDPD Z30, Z7, Z7
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z2, Z2
+	VADDPD Z30, Z3, Z3
+	VADDPD Z30, Z4, Z4
+	VADDPD Z30, Z5, Z5
+	VADDPD Z30, Z6, Z6
+	VADDPD Z30, Z7, Z7
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -10824,8 +11491,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M8N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M8N2(SB), NOSPLIT, $0-96
+// func dgemmAVX512M8N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M8N2(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -11070,9 +11737,9 @@ update:
 	VMULPD Z28, Z13, Z13
 	VMULPD Z28, Z14, Z14
 	VMULPD Z28, Z15, Z15
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VADDPD Z30, Z1, Z1
@@ -11097,7 +11764,29 @@ update:
 	VBROADCASTSD 56(R10), Z30
 	VADDPD Z30, Z14, Z14
 	VADDPD Z30, Z15, Z15
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z2, Z2
+	VADDPD Z30, Z4, Z4
+	VADDPD Z30, Z6, Z6
+	VADDPD Z30, Z8, Z8
+	VADDPD Z30, Z10, Z10
+	VADDPD Z30, Z12, Z12
+	VADDPD Z30, Z14, Z14
+	VMOVUPD.Z 64(R10), K2, Z30
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z3, Z3
+	VADDPD Z30, Z5, Z5
+	VADDPD Z30, Z7, Z7
+	VADDPD Z30, Z9, Z9
+	VADDPD Z30, Z11, Z11
+	VADDPD Z30, Z13, Z13
+	VADDPD Z30, Z15, Z15
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -11186,8 +11875,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX512M8N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, bias *float64)
-TEXT ·dgemmAVX512M8N3(SB), NOSPLIT, $0-96
+// func dgemmAVX512M8N3(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, mask uint64, rowBias, colBias *float64)
+TEXT ·dgemmAVX512M8N3(SB), NOSPLIT, $0-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -11508,9 +12197,9 @@ update:
 	VMULPD Z27, Z21, Z21
 	VMULPD Z27, Z22, Z22
 	VMULPD Z27, Z23, Z23
-	MOVQ bias+88(FP), R10
+	MOVQ rowBias+88(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Z30
 	VADDPD Z30, Z0, Z0
 	VADDPD Z30, Z1, Z1
@@ -11543,7 +12232,38 @@ update:
 	VADDPD Z30, Z21, Z21
 	VADDPD Z30, Z22, Z22
 	VADDPD Z30, Z23, Z23
-nobias:
+norowbias:
+	MOVQ colBias+96(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD.Z 0(R10), K1, Z30
+	VADDPD Z30, Z0, Z0
+	VADDPD Z30, Z3, Z3
+	VADDPD Z30, Z6, Z6
+	VADDPD Z30, Z9, Z9
+	VADDPD Z30, Z12, Z12
+	VADDPD Z30, Z15, Z15
+	VADDPD Z30, Z18, Z18
+	VADDPD Z30, Z21, Z21
+	VMOVUPD.Z 64(R10), K2, Z30
+	VADDPD Z30, Z1, Z1
+	VADDPD Z30, Z4, Z4
+	VADDPD Z30, Z7, Z7
+	VADDPD Z30, Z10, Z10
+	VADDPD Z30, Z13, Z13
+	VADDPD Z30, Z16, Z16
+	VADDPD Z30, Z19, Z19
+	VADDPD Z30, Z22, Z22
+	VMOVUPD.Z 128(R10), K3, Z30
+	VADDPD Z30, Z2, Z2
+	VADDPD Z30, Z5, Z5
+	VADDPD Z30, Z8, Z8
+	VADDPD Z30, Z11, Z11
+	VADDPD Z30, Z14, Z14
+	VADDPD Z30, Z17, Z17
+	VADDPD Z30, Z20, Z20
+	VADDPD Z30, Z23, Z23
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -11664,8 +12384,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX2M1N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
-TEXT ·sgemmAVX2M1N1(SB), NOSPLIT, $0-80
+// func sgemmAVX2M1N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
+TEXT ·sgemmAVX2M1N1(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -11729,12 +12449,18 @@ update:
 	VADDPS Y1, Y0, Y0
 	VBROADCASTSS alpha+64(FP), Y13
 	VMULPS Y13, Y0, Y0
-	MOVQ bias+72(FP), R10
+	MOVQ rowBias+72(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Y14
 	VADDPS Y14, Y0, Y0
-nobias:
+norowbias:
+	MOVQ colBias+80(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS 0(R10), Y14
+	VADDPS Y14, Y0, Y0
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -11749,8 +12475,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX2M1N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
-TEXT ·sgemmAVX2M1N2(SB), NOSPLIT, $0-80
+// func sgemmAVX2M1N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
+TEXT ·sgemmAVX2M1N2(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -11832,13 +12558,21 @@ update:
 	VBROADCASTSS alpha+64(FP), Y12
 	VMULPS Y12, Y0, Y0
 	VMULPS Y12, Y1, Y1
-	MOVQ bias+72(FP), R10
+	MOVQ rowBias+72(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Y14
 	VADDPS Y14, Y0, Y0
 	VADDPS Y14, Y1, Y1
-nobias:
+norowbias:
+	MOVQ colBias+80(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS 0(R10), Y14
+	VADDPS Y14, Y0, Y0
+	VMOVUPS 32(R10), Y14
+	VADDPS Y14, Y1, Y1
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -11857,8 +12591,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX2M2N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
-TEXT ·sgemmAVX2M2N1(SB), NOSPLIT, $0-80
+// func sgemmAVX2M2N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
+TEXT ·sgemmAVX2M2N1(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -11942,14 +12676,21 @@ update:
 	VBROADCASTSS alpha+64(FP), Y13
 	VMULPS Y13, Y0, Y0
 	VMULPS Y13, Y1, Y1
-	MOVQ bias+72(FP), R10
+	MOVQ rowBias+72(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Y14
 	VADDPS Y14, Y0, Y0
 	VBROADCASTSS 4(R10), Y14
 	VADDPS Y14, Y1, Y1
-nobias:
+norowbias:
+	MOVQ colBias+80(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS 0(R10), Y14
+	VADDPS Y14, Y0, Y0
+	VADDPS Y14, Y1, Y1
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -11970,8 +12711,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX2M2N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
-TEXT ·sgemmAVX2M2N2(SB), NOSPLIT, $0-80
+// func sgemmAVX2M2N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
+TEXT ·sgemmAVX2M2N2(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -12070,16 +12811,26 @@ update:
 	VMULPS Y12, Y1, Y1
 	VMULPS Y12, Y2, Y2
 	VMULPS Y12, Y3, Y3
-	MOVQ bias+72(FP), R10
+	MOVQ rowBias+72(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Y14
 	VADDPS Y14, Y0, Y0
 	VADDPS Y14, Y1, Y1
 	VBROADCASTSS 4(R10), Y14
 	VADDPS Y14, Y2, Y2
 	VADDPS Y14, Y3, Y3
-nobias:
+norowbias:
+	MOVQ colBias+80(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS 0(R10), Y14
+	VADDPS Y14, Y0, Y0
+	VADDPS Y14, Y2, Y2
+	VMOVUPS 32(R10), Y14
+	VADDPS Y14, Y1, Y1
+	VADDPS Y14, Y3, Y3
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -12108,8 +12859,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX2M3N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
-TEXT ·sgemmAVX2M3N1(SB), NOSPLIT, $0-80
+// func sgemmAVX2M3N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
+TEXT ·sgemmAVX2M3N1(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -12213,16 +12964,24 @@ update:
 	VMULPS Y13, Y0, Y0
 	VMULPS Y13, Y1, Y1
 	VMULPS Y13, Y2, Y2
-	MOVQ bias+72(FP), R10
+	MOVQ rowBias+72(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Y14
 	VADDPS Y14, Y0, Y0
 	VBROADCASTSS 4(R10), Y14
 	VADDPS Y14, Y1, Y1
 	VBROADCASTSS 8(R10), Y14
 	VADDPS Y14, Y2, Y2
-nobias:
+norowbias:
+	MOVQ colBias+80(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS 0(R10), Y14
+	VADDPS Y14, Y0, Y0
+	VADDPS Y14, Y1, Y1
+	VADDPS Y14, Y2, Y2
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -12249,8 +13008,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX2M3N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
-TEXT ·sgemmAVX2M3N2(SB), NOSPLIT, $0-80
+// func sgemmAVX2M3N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
+TEXT ·sgemmAVX2M3N2(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -12374,9 +13133,9 @@ update:
 	VMULPS Y12, Y3, Y3
 	VMULPS Y12, Y4, Y4
 	VMULPS Y12, Y5, Y5
-	MOVQ bias+72(FP), R10
+	MOVQ rowBias+72(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Y14
 	VADDPS Y14, Y0, Y0
 	VADDPS Y14, Y1, Y1
@@ -12386,7 +13145,19 @@ update:
 	VBROADCASTSS 8(R10), Y14
 	VADDPS Y14, Y4, Y4
 	VADDPS Y14, Y5, Y5
-nobias:
+norowbias:
+	MOVQ colBias+80(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS 0(R10), Y14
+	VADDPS Y14, Y0, Y0
+	VADDPS Y14, Y2, Y2
+	VADDPS Y14, Y4, Y4
+	VMOVUPS 32(R10), Y14
+	VADDPS Y14, Y1, Y1
+	VADDPS Y14, Y3, Y3
+	VADDPS Y14, Y5, Y5
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -12425,8 +13196,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX2M4N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
-TEXT ·sgemmAVX2M4N1(SB), NOSPLIT, $0-80
+// func sgemmAVX2M4N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
+TEXT ·sgemmAVX2M4N1(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -12534,9 +13305,9 @@ update:
 	VMULPS Y13, Y1, Y1
 	VMULPS Y13, Y2, Y2
 	VMULPS Y13, Y3, Y3
-	MOVQ bias+72(FP), R10
+	MOVQ rowBias+72(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Y14
 	VADDPS Y14, Y0, Y0
 	VBROADCASTSS 4(R10), Y14
@@ -12545,7 +13316,16 @@ update:
 	VADDPS Y14, Y2, Y2
 	VBROADCASTSS 12(R10), Y14
 	VADDPS Y14, Y3, Y3
-nobias:
+norowbias:
+	MOVQ colBias+80(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS 0(R10), Y14
+	VADDPS Y14, Y0, Y0
+	VADDPS Y14, Y1, Y1
+	VADDPS Y14, Y2, Y2
+	VADDPS Y14, Y3, Y3
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -12578,8 +13358,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX2M4N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
-TEXT ·sgemmAVX2M4N2(SB), NOSPLIT, $0-80
+// func sgemmAVX2M4N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
+TEXT ·sgemmAVX2M4N2(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -12712,9 +13492,9 @@ update:
 	VMULPS Y12, Y5, Y5
 	VMULPS Y12, Y6, Y6
 	VMULPS Y12, Y7, Y7
-	MOVQ bias+72(FP), R10
+	MOVQ rowBias+72(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Y14
 	VADDPS Y14, Y0, Y0
 	VADDPS Y14, Y1, Y1
@@ -12727,7 +13507,21 @@ update:
 	VBROADCASTSS 12(R10), Y14
 	VADDPS Y14, Y6, Y6
 	VADDPS Y14, Y7, Y7
-nobias:
+norowbias:
+	MOVQ colBias+80(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS 0(R10), Y14
+	VADDPS Y14, Y0, Y0
+	VADDPS Y14, Y2, Y2
+	VADDPS Y14, Y4, Y4
+	VADDPS Y14, Y6, Y6
+	VMOVUPS 32(R10), Y14
+	VADDPS Y14, Y1, Y1
+	VADDPS Y14, Y3, Y3
+	VADDPS Y14, Y5, Y5
+	VADDPS Y14, Y7, Y7
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -12776,8 +13570,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX2M5N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
-TEXT ·sgemmAVX2M5N1(SB), NOSPLIT, $0-80
+// func sgemmAVX2M5N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
+TEXT ·sgemmAVX2M5N1(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -12906,9 +13700,9 @@ update:
 	VMULPS Y13, Y2, Y2
 	VMULPS Y13, Y3, Y3
 	VMULPS Y13, Y4, Y4
-	MOVQ bias+72(FP), R10
+	MOVQ rowBias+72(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Y14
 	VADDPS Y14, Y0, Y0
 	VBROADCASTSS 4(R10), Y14
@@ -12919,7 +13713,17 @@ update:
 	VADDPS Y14, Y3, Y3
 	VBROADCASTSS 16(R10), Y14
 	VADDPS Y14, Y4, Y4
-nobias:
+norowbias:
+	MOVQ colBias+80(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS 0(R10), Y14
+	VADDPS Y14, Y0, Y0
+	VADDPS Y14, Y1, Y1
+	VADDPS Y14, Y2, Y2
+	VADDPS Y14, Y3, Y3
+	VADDPS Y14, Y4, Y4
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -12958,8 +13762,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX2M5N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
-TEXT ·sgemmAVX2M5N2(SB), NOSPLIT, $0-80
+// func sgemmAVX2M5N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
+TEXT ·sgemmAVX2M5N2(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -13118,9 +13922,9 @@ update:
 	VMULPS Y12, Y7, Y7
 	VMULPS Y12, Y8, Y8
 	VMULPS Y12, Y9, Y9
-	MOVQ bias+72(FP), R10
+	MOVQ rowBias+72(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Y14
 	VADDPS Y14, Y0, Y0
 	VADDPS Y14, Y1, Y1
@@ -13136,7 +13940,23 @@ update:
 	VBROADCASTSS 16(R10), Y14
 	VADDPS Y14, Y8, Y8
 	VADDPS Y14, Y9, Y9
-nobias:
+norowbias:
+	MOVQ colBias+80(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS 0(R10), Y14
+	VADDPS Y14, Y0, Y0
+	VADDPS Y14, Y2, Y2
+	VADDPS Y14, Y4, Y4
+	VADDPS Y14, Y6, Y6
+	VADDPS Y14, Y8, Y8
+	VMOVUPS 32(R10), Y14
+	VADDPS Y14, Y1, Y1
+	VADDPS Y14, Y3, Y3
+	VADDPS Y14, Y5, Y5
+	VADDPS Y14, Y7, Y7
+	VADDPS Y14, Y9, Y9
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -13195,8 +14015,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX2M6N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
-TEXT ·sgemmAVX2M6N1(SB), NOSPLIT, $0-80
+// func sgemmAVX2M6N1(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
+TEXT ·sgemmAVX2M6N1(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -13341,9 +14161,9 @@ update:
 	VMULPS Y13, Y3, Y3
 	VMULPS Y13, Y4, Y4
 	VMULPS Y13, Y5, Y5
-	MOVQ bias+72(FP), R10
+	MOVQ rowBias+72(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Y14
 	VADDPS Y14, Y0, Y0
 	VBROADCASTSS 4(R10), Y14
@@ -13356,7 +14176,18 @@ update:
 	VADDPS Y14, Y4, Y4
 	VBROADCASTSS 20(R10), Y14
 	VADDPS Y14, Y5, Y5
-nobias:
+norowbias:
+	MOVQ colBias+80(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS 0(R10), Y14
+	VADDPS Y14, Y0, Y0
+	VADDPS Y14, Y1, Y1
+	VADDPS Y14, Y2, Y2
+	VADDPS Y14, Y3, Y3
+	VADDPS Y14, Y4, Y4
+	VADDPS Y14, Y5, Y5
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -13401,8 +14232,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func sgemmAVX2M6N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, bias *float32)
-TEXT ·sgemmAVX2M6N2(SB), NOSPLIT, $0-80
+// func sgemmAVX2M6N2(k int, a *float32, rsa, ksa int, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, rowBias, colBias *float32)
+TEXT ·sgemmAVX2M6N2(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -13582,9 +14413,9 @@ update:
 	VMULPS Y12, Y9, Y9
 	VMULPS Y12, Y10, Y10
 	VMULPS Y12, Y11, Y11
-	MOVQ bias+72(FP), R10
+	MOVQ rowBias+72(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSS 0(R10), Y14
 	VADDPS Y14, Y0, Y0
 	VADDPS Y14, Y1, Y1
@@ -13603,7 +14434,25 @@ update:
 	VBROADCASTSS 20(R10), Y14
 	VADDPS Y14, Y10, Y10
 	VADDPS Y14, Y11, Y11
-nobias:
+norowbias:
+	MOVQ colBias+80(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPS 0(R10), Y14
+	VADDPS Y14, Y0, Y0
+	VADDPS Y14, Y2, Y2
+	VADDPS Y14, Y4, Y4
+	VADDPS Y14, Y6, Y6
+	VADDPS Y14, Y8, Y8
+	VADDPS Y14, Y10, Y10
+	VMOVUPS 32(R10), Y14
+	VADDPS Y14, Y1, Y1
+	VADDPS Y14, Y3, Y3
+	VADDPS Y14, Y5, Y5
+	VADDPS Y14, Y7, Y7
+	VADDPS Y14, Y9, Y9
+	VADDPS Y14, Y11, Y11
+nocolbias:
 	MOVL beta+68(FP), DX
 	SHLL $1, DX
 	JZ overwrite
@@ -13672,8 +14521,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX2M1N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
-TEXT ·dgemmAVX2M1N1(SB), NOSPLIT, $0-88
+// func dgemmAVX2M1N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
+TEXT ·dgemmAVX2M1N1(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -13737,12 +14586,18 @@ update:
 	VADDPD Y1, Y0, Y0
 	VBROADCASTSD alpha+64(FP), Y13
 	VMULPD Y13, Y0, Y0
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Y14
 	VADDPD Y14, Y0, Y0
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD 0(R10), Y14
+	VADDPD Y14, Y0, Y0
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -13757,8 +14612,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX2M1N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
-TEXT ·dgemmAVX2M1N2(SB), NOSPLIT, $0-88
+// func dgemmAVX2M1N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
+TEXT ·dgemmAVX2M1N2(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -13840,13 +14695,21 @@ update:
 	VBROADCASTSD alpha+64(FP), Y12
 	VMULPD Y12, Y0, Y0
 	VMULPD Y12, Y1, Y1
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Y14
 	VADDPD Y14, Y0, Y0
 	VADDPD Y14, Y1, Y1
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD 0(R10), Y14
+	VADDPD Y14, Y0, Y0
+	VMOVUPD 32(R10), Y14
+	VADDPD Y14, Y1, Y1
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -13865,8 +14728,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX2M2N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
-TEXT ·dgemmAVX2M2N1(SB), NOSPLIT, $0-88
+// func dgemmAVX2M2N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
+TEXT ·dgemmAVX2M2N1(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -13950,14 +14813,21 @@ update:
 	VBROADCASTSD alpha+64(FP), Y13
 	VMULPD Y13, Y0, Y0
 	VMULPD Y13, Y1, Y1
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Y14
 	VADDPD Y14, Y0, Y0
 	VBROADCASTSD 8(R10), Y14
 	VADDPD Y14, Y1, Y1
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD 0(R10), Y14
+	VADDPD Y14, Y0, Y0
+	VADDPD Y14, Y1, Y1
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -13978,8 +14848,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX2M2N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
-TEXT ·dgemmAVX2M2N2(SB), NOSPLIT, $0-88
+// func dgemmAVX2M2N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
+TEXT ·dgemmAVX2M2N2(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -14078,16 +14948,26 @@ update:
 	VMULPD Y12, Y1, Y1
 	VMULPD Y12, Y2, Y2
 	VMULPD Y12, Y3, Y3
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Y14
 	VADDPD Y14, Y0, Y0
 	VADDPD Y14, Y1, Y1
 	VBROADCASTSD 8(R10), Y14
 	VADDPD Y14, Y2, Y2
 	VADDPD Y14, Y3, Y3
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD 0(R10), Y14
+	VADDPD Y14, Y0, Y0
+	VADDPD Y14, Y2, Y2
+	VMOVUPD 32(R10), Y14
+	VADDPD Y14, Y1, Y1
+	VADDPD Y14, Y3, Y3
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -14116,8 +14996,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX2M3N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
-TEXT ·dgemmAVX2M3N1(SB), NOSPLIT, $0-88
+// func dgemmAVX2M3N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
+TEXT ·dgemmAVX2M3N1(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -14221,16 +15101,24 @@ update:
 	VMULPD Y13, Y0, Y0
 	VMULPD Y13, Y1, Y1
 	VMULPD Y13, Y2, Y2
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Y14
 	VADDPD Y14, Y0, Y0
 	VBROADCASTSD 8(R10), Y14
 	VADDPD Y14, Y1, Y1
 	VBROADCASTSD 16(R10), Y14
 	VADDPD Y14, Y2, Y2
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD 0(R10), Y14
+	VADDPD Y14, Y0, Y0
+	VADDPD Y14, Y1, Y1
+	VADDPD Y14, Y2, Y2
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -14257,8 +15145,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX2M3N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
-TEXT ·dgemmAVX2M3N2(SB), NOSPLIT, $0-88
+// func dgemmAVX2M3N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
+TEXT ·dgemmAVX2M3N2(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -14382,9 +15270,9 @@ update:
 	VMULPD Y12, Y3, Y3
 	VMULPD Y12, Y4, Y4
 	VMULPD Y12, Y5, Y5
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Y14
 	VADDPD Y14, Y0, Y0
 	VADDPD Y14, Y1, Y1
@@ -14394,7 +15282,19 @@ update:
 	VBROADCASTSD 16(R10), Y14
 	VADDPD Y14, Y4, Y4
 	VADDPD Y14, Y5, Y5
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD 0(R10), Y14
+	VADDPD Y14, Y0, Y0
+	VADDPD Y14, Y2, Y2
+	VADDPD Y14, Y4, Y4
+	VMOVUPD 32(R10), Y14
+	VADDPD Y14, Y1, Y1
+	VADDPD Y14, Y3, Y3
+	VADDPD Y14, Y5, Y5
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -14433,8 +15333,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX2M4N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
-TEXT ·dgemmAVX2M4N1(SB), NOSPLIT, $0-88
+// func dgemmAVX2M4N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
+TEXT ·dgemmAVX2M4N1(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -14542,9 +15442,9 @@ update:
 	VMULPD Y13, Y1, Y1
 	VMULPD Y13, Y2, Y2
 	VMULPD Y13, Y3, Y3
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Y14
 	VADDPD Y14, Y0, Y0
 	VBROADCASTSD 8(R10), Y14
@@ -14553,7 +15453,16 @@ update:
 	VADDPD Y14, Y2, Y2
 	VBROADCASTSD 24(R10), Y14
 	VADDPD Y14, Y3, Y3
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD 0(R10), Y14
+	VADDPD Y14, Y0, Y0
+	VADDPD Y14, Y1, Y1
+	VADDPD Y14, Y2, Y2
+	VADDPD Y14, Y3, Y3
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -14586,8 +15495,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX2M4N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
-TEXT ·dgemmAVX2M4N2(SB), NOSPLIT, $0-88
+// func dgemmAVX2M4N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
+TEXT ·dgemmAVX2M4N2(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -14720,9 +15629,9 @@ update:
 	VMULPD Y12, Y5, Y5
 	VMULPD Y12, Y6, Y6
 	VMULPD Y12, Y7, Y7
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Y14
 	VADDPD Y14, Y0, Y0
 	VADDPD Y14, Y1, Y1
@@ -14735,7 +15644,21 @@ update:
 	VBROADCASTSD 24(R10), Y14
 	VADDPD Y14, Y6, Y6
 	VADDPD Y14, Y7, Y7
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD 0(R10), Y14
+	VADDPD Y14, Y0, Y0
+	VADDPD Y14, Y2, Y2
+	VADDPD Y14, Y4, Y4
+	VADDPD Y14, Y6, Y6
+	VMOVUPD 32(R10), Y14
+	VADDPD Y14, Y1, Y1
+	VADDPD Y14, Y3, Y3
+	VADDPD Y14, Y5, Y5
+	VADDPD Y14, Y7, Y7
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -14784,8 +15707,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX2M5N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
-TEXT ·dgemmAVX2M5N1(SB), NOSPLIT, $0-88
+// func dgemmAVX2M5N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
+TEXT ·dgemmAVX2M5N1(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -14914,9 +15837,9 @@ update:
 	VMULPD Y13, Y2, Y2
 	VMULPD Y13, Y3, Y3
 	VMULPD Y13, Y4, Y4
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Y14
 	VADDPD Y14, Y0, Y0
 	VBROADCASTSD 8(R10), Y14
@@ -14927,7 +15850,17 @@ update:
 	VADDPD Y14, Y3, Y3
 	VBROADCASTSD 32(R10), Y14
 	VADDPD Y14, Y4, Y4
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD 0(R10), Y14
+	VADDPD Y14, Y0, Y0
+	VADDPD Y14, Y1, Y1
+	VADDPD Y14, Y2, Y2
+	VADDPD Y14, Y3, Y3
+	VADDPD Y14, Y4, Y4
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -14966,8 +15899,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX2M5N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
-TEXT ·dgemmAVX2M5N2(SB), NOSPLIT, $0-88
+// func dgemmAVX2M5N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
+TEXT ·dgemmAVX2M5N2(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -15126,9 +16059,9 @@ update:
 	VMULPD Y12, Y7, Y7
 	VMULPD Y12, Y8, Y8
 	VMULPD Y12, Y9, Y9
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Y14
 	VADDPD Y14, Y0, Y0
 	VADDPD Y14, Y1, Y1
@@ -15144,7 +16077,23 @@ update:
 	VBROADCASTSD 32(R10), Y14
 	VADDPD Y14, Y8, Y8
 	VADDPD Y14, Y9, Y9
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD 0(R10), Y14
+	VADDPD Y14, Y0, Y0
+	VADDPD Y14, Y2, Y2
+	VADDPD Y14, Y4, Y4
+	VADDPD Y14, Y6, Y6
+	VADDPD Y14, Y8, Y8
+	VMOVUPD 32(R10), Y14
+	VADDPD Y14, Y1, Y1
+	VADDPD Y14, Y3, Y3
+	VADDPD Y14, Y5, Y5
+	VADDPD Y14, Y7, Y7
+	VADDPD Y14, Y9, Y9
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -15203,8 +16152,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX2M6N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
-TEXT ·dgemmAVX2M6N1(SB), NOSPLIT, $0-88
+// func dgemmAVX2M6N1(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
+TEXT ·dgemmAVX2M6N1(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -15349,9 +16298,9 @@ update:
 	VMULPD Y13, Y3, Y3
 	VMULPD Y13, Y4, Y4
 	VMULPD Y13, Y5, Y5
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Y14
 	VADDPD Y14, Y0, Y0
 	VBROADCASTSD 8(R10), Y14
@@ -15364,7 +16313,18 @@ update:
 	VADDPD Y14, Y4, Y4
 	VBROADCASTSD 40(R10), Y14
 	VADDPD Y14, Y5, Y5
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD 0(R10), Y14
+	VADDPD Y14, Y0, Y0
+	VADDPD Y14, Y1, Y1
+	VADDPD Y14, Y2, Y2
+	VADDPD Y14, Y3, Y3
+	VADDPD Y14, Y4, Y4
+	VADDPD Y14, Y5, Y5
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite
@@ -15409,8 +16369,8 @@ overwrite:
 	VZEROUPPER
 	RET
 
-// func dgemmAVX2M6N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, bias *float64)
-TEXT ·dgemmAVX2M6N2(SB), NOSPLIT, $0-88
+// func dgemmAVX2M6N2(k int, a *float64, rsa, ksa int, b *float64, ldb int, c *float64, ldc int, alpha, beta float64, rowBias, colBias *float64)
+TEXT ·dgemmAVX2M6N2(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ rsa+16(FP), R12
@@ -15590,9 +16550,9 @@ update:
 	VMULPD Y12, Y9, Y9
 	VMULPD Y12, Y10, Y10
 	VMULPD Y12, Y11, Y11
-	MOVQ bias+80(FP), R10
+	MOVQ rowBias+80(FP), R10
 	TESTQ R10, R10
-	JZ nobias
+	JZ norowbias
 	VBROADCASTSD 0(R10), Y14
 	VADDPD Y14, Y0, Y0
 	VADDPD Y14, Y1, Y1
@@ -15611,7 +16571,25 @@ update:
 	VBROADCASTSD 40(R10), Y14
 	VADDPD Y14, Y10, Y10
 	VADDPD Y14, Y11, Y11
-nobias:
+norowbias:
+	MOVQ colBias+88(FP), R10
+	TESTQ R10, R10
+	JZ nocolbias
+	VMOVUPD 0(R10), Y14
+	VADDPD Y14, Y0, Y0
+	VADDPD Y14, Y2, Y2
+	VADDPD Y14, Y4, Y4
+	VADDPD Y14, Y6, Y6
+	VADDPD Y14, Y8, Y8
+	VADDPD Y14, Y10, Y10
+	VMOVUPD 32(R10), Y14
+	VADDPD Y14, Y1, Y1
+	VADDPD Y14, Y3, Y3
+	VADDPD Y14, Y5, Y5
+	VADDPD Y14, Y7, Y7
+	VADDPD Y14, Y9, Y9
+	VADDPD Y14, Y11, Y11
+nocolbias:
 	MOVQ beta+72(FP), DX
 	SHLQ $1, DX
 	JZ overwrite

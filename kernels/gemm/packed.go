@@ -46,12 +46,17 @@ func (p *PackedB) N() int { return p.p.n }
 // SgemmPacked computes C = alpha*op(A)*B + beta*C where B was packed by
 // PackB: A is m×B.K() (or B.K()×m when transA), C is m×B.N().
 func SgemmPacked(transA bool, m int, alpha float32, a []float32, lda int, b *PackedB, beta float32, c []float32, ldc int) {
-	SgemmPackedThreads(1, transA, m, alpha, a, lda, b, beta, c, ldc)
+	SgemmPackedThreads(1, transA, m, alpha, a, lda, b, beta, c, ldc, nil)
 }
 
 // SgemmPackedThreads is SgemmPacked on up to threads goroutines, as
-// SgemmThreads splits Sgemm.
-func SgemmPackedThreads(threads int, transA bool, m int, alpha float32, a []float32, lda int, b *PackedB, beta float32, c []float32, ldc int) {
+// SgemmThreads splits Sgemm, plus a bias: unless nil, bias holds B.N()
+// values, bias[j] added to column j of every row (a linear layer's bias)
+// while the first k block's tile is in registers, so C is written once and
+// read only for beta. With alpha == 1 and beta == 0 it gives, bit for bit,
+// what copying the bias into every row of C and calling with beta == 1
+// gives.
+func SgemmPackedThreads(threads int, transA bool, m int, alpha float32, a []float32, lda int, b *PackedB, beta float32, c []float32, ldc int, bias []float32) {
 	p := b.p
-	run(p.kn, threads, transA, m, p.n, p.k, alpha, a, lda, bSource[float32]{packed: p}, beta, c, ldc)
+	run(p.kn, threads, transA, m, p.n, p.k, alpha, a, lda, bSource[float32]{packed: p}, beta, c, ldc, bias)
 }

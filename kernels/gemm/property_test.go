@@ -8,8 +8,9 @@ import (
 	"pgregory.net/rapid"
 )
 
-// TestProperty checks random shapes, strides, transposes and scalars, on
-// every kernel (also with tiny blocking), against the naive product.
+// TestProperty checks random shapes, strides, transposes, scalars and column
+// biases, on every kernel (also with tiny blocking), against the naive
+// product.
 func TestProperty(t *testing.T) {
 	t.Run("float32", func(t *testing.T) { testProperty(t, testKernels(sKernels)) })
 	t.Run("float64", func(t *testing.T) { testProperty(t, testKernels(dKernels)) })
@@ -34,10 +35,15 @@ func propertyCheck[T float](kn *kernel[T]) func(*rapid.T) {
 		beta := T(rapid.SampledFrom(scalars).Draw(rt, "beta"))
 		nanC := beta == 0 && rapid.Bool().Draw(rt, "nanC")
 		packed := rapid.Bool().Draw(rt, "packed")
+		bias := rapid.Bool().Draw(rt, "bias")
 		seed := rapid.Uint64().Draw(rt, "seed")
 
-		p := newProblem(rand.New(rand.NewPCG(seed, 0)), transA, transB, m, n, k, pad, alpha, beta, nanC)
+		r := rand.New(rand.NewPCG(seed, 0))
+		p := newProblem(r, transA, transB, m, n, k, pad, alpha, beta, nanC)
 		p.kernelName = kn.name
+		if bias {
+			p.bias = randSlice[T](r, 1, n, n)
+		}
 		run := withKernel(kn)
 		if packed {
 			run, p.comment = withPacked(kn), "packed"

@@ -62,45 +62,52 @@ func asmKernels64() []*kernel[float64] {
 	return ks
 }
 
-// The AVX-512 kernels mask partial column vectors themselves: bit j of mask
-// enables column j.
-func sTileAVX512(mr, nr, kc int, a []float32, rsa, ksa int, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, bias []float32) {
-	sgemmAVX512(mr, (nr+15)/16, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta, uint64(1)<<uint(nr)-1, biasPtr(bias, mr))
+// The AVX-512 kernels mask partial column vectors themselves, B's and the
+// column bias's: bit j of mask enables column j.
+func sTileAVX512(mr, nr, kc int, a []float32, rsa, ksa int, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, rowBias, colBias []float32) {
+	sgemmAVX512(mr, (nr+15)/16, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta, uint64(1)<<uint(nr)-1, biasPtr(rowBias, mr), biasPtr(colBias, nr))
 }
 
-func dTileAVX512(mr, nr, kc int, a []float64, rsa, ksa int, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, bias []float64) {
-	dgemmAVX512(mr, (nr+7)/8, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta, uint64(1)<<uint(nr)-1, biasPtr(bias, mr))
+func dTileAVX512(mr, nr, kc int, a []float64, rsa, ksa int, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, rowBias, colBias []float64) {
+	dgemmAVX512(mr, (nr+7)/8, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta, uint64(1)<<uint(nr)-1, biasPtr(rowBias, mr), biasPtr(colBias, nr))
 }
 
-// biasPtr is the first of a tile's mr bias values, nil for none; the
-// assembly reads mr values from it unchecked.
-func biasPtr[T float](bias []T, mr int) *T {
+// biasPtr is the first of a tile's n bias values, nil for none; the
+// assembly reads n values from it unchecked.
+func biasPtr[T float](bias []T, n int) *T {
 	if bias == nil {
 		return nil
 	}
-	return &bias[:mr][0]
+	return &bias[:n][0]
 }
 
 // The AVX2 kernels only store whole vectors; a partial panel (zero-padded
 // by packing) is computed into a local tile and merged here.
-// With a bias, the local tile holds alpha*AB + bias, and beta*C is added
-// in the merge.
-func sTileAVX2(mr, nr, kc int, a []float32, rsa, ksa int, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, bias []float32) {
+// With a bias, the local tile holds alpha*AB + biases, and beta*C is added
+// in the merge; the column bias, read a whole vector at a time, is padded
+// into a local copy.
+func sTileAVX2(mr, nr, kc int, a []float32, rsa, ksa int, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, rowBias, colBias []float32) {
 	const w = 8
-	bp := biasPtr(bias, mr)
+	rb := biasPtr(rowBias, mr)
 	if nr%w == 0 {
-		sgemmAVX2(mr, nr/w, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta, bp)
+		sgemmAVX2(mr, nr/w, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta, rb, biasPtr(colBias, nr))
 		return
 	}
 	var t [6 * 16]float32
-	if bp == nil {
-		sgemmAVX2(mr, (nr+w-1)/w, kc, &a[0], rsa, ksa, &b[0], ldb, &t[0], 16, 1, 0, nil)
+	if rb == nil && colBias == nil {
+		sgemmAVX2(mr, (nr+w-1)/w, kc, &a[0], rsa, ksa, &b[0], ldb, &t[0], 16, 1, 0, nil, nil)
 		for i := 0; i < mr; i++ {
 			storeRow(c[i*ldc:i*ldc+nr], t[i*16:], alpha, beta)
 		}
 		return
 	}
-	sgemmAVX2(mr, (nr+w-1)/w, kc, &a[0], rsa, ksa, &b[0], ldb, &t[0], 16, alpha, 0, bp)
+	var cbPad [16]float32
+	var cb *float32
+	if colBias != nil {
+		copy(cbPad[:], colBias[:nr])
+		cb = &cbPad[0]
+	}
+	sgemmAVX2(mr, (nr+w-1)/w, kc, &a[0], rsa, ksa, &b[0], ldb, &t[0], 16, alpha, 0, rb, cb)
 	for i := 0; i < mr; i++ {
 		addRow(c[i*ldc:i*ldc+nr], t[i*16:], beta)
 	}
@@ -108,48 +115,55 @@ func sTileAVX2(mr, nr, kc int, a []float32, rsa, ksa int, b []float32, ldb int, 
 
 // sColumnAVX2 is the columnFunc of the AVX2 kernel: full 6x16 tiles call
 // the assembly directly, the rest go through sTileAVX2.
-func sColumnAVX2(mc, nr, kc int, a, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, bias []float32) {
+func sColumnAVX2(mc, nr, kc int, a, b []float32, ldb int, c []float32, ldc int, alpha, beta float32, rowBias, colBias []float32) {
 	// The bounds the assembly relies on, checked once.
 	_, _, _ = a[mc*kc-1], b[(kc-1)*ldb+nr-1], c[(mc-1)*ldc+nr-1]
-	if bias != nil {
-		_ = bias[mc-1]
+	if rowBias != nil {
+		_ = rowBias[mc-1]
 	}
 	ir := 0
 	if nr == 16 {
+		cb := biasPtr(colBias, 16)
 		for ; ir+6 <= mc; ir += 6 {
-			var bp *float32
-			if bias != nil {
-				bp = &bias[ir]
+			var rb *float32
+			if rowBias != nil {
+				rb = &rowBias[ir]
 			}
-			sgemmAVX2M6N2(kc, &a[ir*kc], 1, 6, &b[0], ldb, &c[ir*ldc], ldc, alpha, beta, bp)
+			sgemmAVX2M6N2(kc, &a[ir*kc], 1, 6, &b[0], ldb, &c[ir*ldc], ldc, alpha, beta, rb, cb)
 		}
 	}
-	var rowBias []float32
+	var rb []float32
 	for ; ir < mc; ir += 6 {
 		mrc := min(6, mc-ir)
-		if bias != nil {
-			rowBias = bias[ir:]
+		if rowBias != nil {
+			rb = rowBias[ir:]
 		}
-		sTileAVX2(mrc, nr, kc, a[ir*kc:], 1, mrc, b, ldb, c[ir*ldc:], ldc, alpha, beta, rowBias)
+		sTileAVX2(mrc, nr, kc, a[ir*kc:], 1, mrc, b, ldb, c[ir*ldc:], ldc, alpha, beta, rb, colBias)
 	}
 }
 
-func dTileAVX2(mr, nr, kc int, a []float64, rsa, ksa int, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, bias []float64) {
+func dTileAVX2(mr, nr, kc int, a []float64, rsa, ksa int, b []float64, ldb int, c []float64, ldc int, alpha, beta float64, rowBias, colBias []float64) {
 	const w = 4
-	bp := biasPtr(bias, mr)
+	rb := biasPtr(rowBias, mr)
 	if nr%w == 0 {
-		dgemmAVX2(mr, nr/w, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta, bp)
+		dgemmAVX2(mr, nr/w, kc, &a[0], rsa, ksa, &b[0], ldb, &c[0], ldc, alpha, beta, rb, biasPtr(colBias, nr))
 		return
 	}
 	var t [6 * 8]float64
-	if bp == nil {
-		dgemmAVX2(mr, (nr+w-1)/w, kc, &a[0], rsa, ksa, &b[0], ldb, &t[0], 8, 1, 0, nil)
+	if rb == nil && colBias == nil {
+		dgemmAVX2(mr, (nr+w-1)/w, kc, &a[0], rsa, ksa, &b[0], ldb, &t[0], 8, 1, 0, nil, nil)
 		for i := 0; i < mr; i++ {
 			storeRow(c[i*ldc:i*ldc+nr], t[i*8:], alpha, beta)
 		}
 		return
 	}
-	dgemmAVX2(mr, (nr+w-1)/w, kc, &a[0], rsa, ksa, &b[0], ldb, &t[0], 8, alpha, 0, bp)
+	var cbPad [8]float64
+	var cb *float64
+	if colBias != nil {
+		copy(cbPad[:], colBias[:nr])
+		cb = &cbPad[0]
+	}
+	dgemmAVX2(mr, (nr+w-1)/w, kc, &a[0], rsa, ksa, &b[0], ldb, &t[0], 8, alpha, 0, rb, cb)
 	for i := 0; i < mr; i++ {
 		addRow(c[i*ldc:i*ldc+nr], t[i*8:], beta)
 	}

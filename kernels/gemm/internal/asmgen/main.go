@@ -1,11 +1,15 @@
 // Command asmgen writes the amd64 GEMM micro-kernels
 // (microkernels_amd64.s) and their Go declarations (microkernels_amd64.go).
 //
-// Every kernel computes one register tile C[0:mr, 0:nr] = alpha*A*B + bias +
-// beta*C over k steps, where bias, when not nil, adds bias[i] to row i (a
-// convolution's bias, added while the tile is in registers). Element (i, p) of A is read at a[i*rsa + p*ksa], so one
-// kernel serves a packed micro-panel (rsa = 1, ksa = mr) as well as A read in
-// place, plain (rsa = lda, ksa = 1) or transposed (rsa = 1, ksa = lda). B
+// Every kernel computes one register tile C[0:mr, 0:nr] = alpha*A*B +
+// rowBias + colBias + beta*C over k steps, where rowBias, when not nil, adds
+// rowBias[i] to row i (a convolution's bias) and colBias, when not nil,
+// colBias[j] to column j (a linear layer's), both while the tile is in
+// registers, so C is written once. colBias holds nv whole vectors (AVX-512
+// masks it as it masks B). Element (i, p) of A is read at a[i*rsa + p*ksa],
+// so one kernel serves a packed micro-panel (rsa = 1, ksa = mr) as well as A
+// read in place, plain (rsa = lda, ksa = 1) or transposed (rsa = 1,
+// ksa = lda). B
 // holds nv vectors per k step, ldb elements apart. One function exists per
 // (rows, vectors) pair, so edge tiles run the same loop as full ones and no
 // accumulator is spent on padding rows.
@@ -81,19 +85,20 @@ func (f family) goSig() string {
 	if f.isa.masked {
 		s += ", mask uint64"
 	}
-	return s + fmt.Sprintf(", bias *%s)", t)
+	return s + fmt.Sprintf(", rowBias, colBias *%s)", t)
 }
 
 // frame returns the argument offsets that depend on the element size.
-func (f family) frame() (alpha, beta, mask, bias, size int) {
+func (f family) frame() (alpha, beta, mask, rowBias, colBias, size int) {
 	alpha = 64
 	beta = alpha + f.elem.size
 	mask = beta + f.elem.size
-	bias = mask
+	rowBias = mask
 	if f.isa.masked {
-		bias += 8
+		rowBias += 8
 	}
-	size = bias + 8
+	colBias = rowBias + 8
+	size = colBias + 8
 	return
 }
 
@@ -160,7 +165,7 @@ func main() {
 		if f.isa.masked {
 			args += ", mask"
 		}
-		args += ", bias"
+		args += ", rowBias, colBias"
 		// A switch of direct calls, not a table of func values, so that
 		// //go:noescape holds and callers' stack buffers stay on the stack.
 		g.p("// %s runs the %s %s kernel for an mr x nv tile.", f.dispatch(), f.isa.name, f.elem.goType)

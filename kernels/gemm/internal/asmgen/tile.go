@@ -28,7 +28,7 @@ func (f family) kernel(w *writer, mr, nv int) {
 	if nv >= 2 {
 		beta = bReg(1)
 	}
-	offAlpha, offBeta, offMask, offBias, size := f.frame()
+	offAlpha, offBeta, offMask, offRowBias, offColBias, size := f.frame()
 	mask, zmask := func(int) string { return "" }, ""
 	if f.isa.masked {
 		mask, zmask = func(j int) string { return fmt.Sprintf("K%d, ", j+1) }, ".Z"
@@ -127,24 +127,35 @@ func (f family) kernel(w *writer, mr, nv int) {
 			w.i("VADD%s %s, %s, %s", s, reg(set*mr*nv+n), reg(n), reg(n))
 		}
 	}
-	// alpha*AB first, then the bias, then beta*C: without a bias the
-	// arithmetic is alpha*AB + beta*C rounded as before.
+	// alpha*AB first, then the row bias, the column bias and beta*C, each
+	// rounded: without a bias the arithmetic is alpha*AB + beta*C.
 	w.i("%s alpha+%d(FP), %s", f.elem.bcast, offAlpha, alpha)
 	for i := 0; i < mr; i++ {
 		for j := 0; j < nv; j++ {
 			w.i("VMUL%s %s, %s, %s", s, alpha, acc(0, i, j), acc(0, i, j))
 		}
 	}
-	w.i("MOVQ bias+%d(FP), R10", offBias)
+	w.i("MOVQ rowBias+%d(FP), R10", offRowBias)
 	w.i("TESTQ R10, R10")
-	w.i("JZ nobias")
+	w.i("JZ norowbias")
 	for i := 0; i < mr; i++ {
 		w.i("%s %d(R10), %s", f.elem.bcast, i*es, cTmp)
 		for j := 0; j < nv; j++ {
 			w.i("VADD%s %s, %s, %s", s, cTmp, acc(0, i, j), acc(0, i, j))
 		}
 	}
-	w.p("nobias:")
+	w.p("norowbias:")
+	// A column bias (a linear layer's) is nv vectors, masked like B.
+	w.i("MOVQ colBias+%d(FP), R10", offColBias)
+	w.i("TESTQ R10, R10")
+	w.i("JZ nocolbias")
+	for j := 0; j < nv; j++ {
+		w.i("%s%s %d(R10), %s%s", mov, zmask, j*vb, mask(j), cTmp)
+		for i := 0; i < mr; i++ {
+			w.i("VADD%s %s, %s, %s", s, cTmp, acc(0, i, j), acc(0, i, j))
+		}
+	}
+	w.p("nocolbias:")
 	// beta == 0 (either sign) means C must not be read: it may hold NaN.
 	if es == 4 {
 		w.i("MOVL beta+%d(FP), DX", offBeta)
