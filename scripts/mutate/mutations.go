@@ -63,8 +63,11 @@ var mutations = []mutation{
 		"if td < 0 || t.Size(td) == 1 {", "if td < 0 {",
 		[]string{"./kernels"}, "Threads"},
 	{"a split mean reads every chunk's rows from the start", "kernels/reduction.go",
-		"meanRows(o[lo:hi], in[lo*inner:], inner)", "meanRows(o[lo:hi], in, inner)",
+		"vec.MeanRows(o[lo:hi], in[lo*inner:], inner)", "vec.MeanRows(o[lo:hi], in, inner)",
 		[]string{"./kernels"}, "Threads"},
+	{"a gate before its planes is subtracted the wrong way round", "kernels/elementwise.go",
+		"\tcase op == opSub && gateFirst:\n\t\tro = vec.RowSubFrom", "\tcase op == opSub && gateFirst:\n\t\tro = vec.RowSub",
+		[]string{"./kernels"}, "GateArithmetic"},
 
 	// runtime: scalar ops and the executor
 	{"a pass's plan goes unchecked", "runtime/passes.go",
@@ -94,6 +97,9 @@ var mutations = []mutation{
 	{"sym_max keeps an int beside a float", "runtime/scalar.go",
 		"\t\tif x.Kind() == value.Double || y.Kind() == value.Double {\n\t\t\treturn value.FromDouble(num(r)), nil\n\t\t}\n", "",
 		[]string{"./runtime"}, "Scalar"},
+	{"a close call between thread counts stands as long as a clear one", "runtime/threads.go",
+		"tr.until = t.now().Add(tuneUnsure)", "tr.until = t.now().Add(tuneFor)",
+		[]string{"./runtime"}, "CloseCalls"},
 	{"sym_size counts dims from the end", "runtime/scalar.go",
 		"return value.FromInt(int64(a[0].Tensor().Size(d))), nil", "return value.FromInt(int64(a[0].Tensor().Size(a[0].Tensor().Dim() - 1 - d))), nil",
 		[]string{"./runtime"}, "TestFixtureCases"},
