@@ -109,10 +109,7 @@ func batchCols[T float](kn *kernel[T], lo, hi, m, n, k int, alpha T, a []T, lda 
 	var segs [maxNR]batchSeg
 	for pc := 0; pc < k; pc += kn.kc {
 		kc := min(kn.kc, k-pc)
-		bt, bs := beta, bias
-		if pc > 0 {
-			bt, bs = 1, nil
-		}
+		bt, bs := firstBlock(pc, beta, bias)
 		q := 0
 		for j := lo; j < hi; j += nr {
 			if w := min(nr, hi-j); !batchInPlace(kn, alias, j, w, n) {

@@ -102,8 +102,9 @@ func gemmCols[T float](kn *kernel[T], dot, transA bool, m, lo, hi, n, k int, alp
 }
 
 // firstBlock returns what a k block adds besides its product: beta and the
-// column bias for the first (pc == 0), and 1 and no bias for the later
-// ones, which accumulate onto it.
+// bias (a column bias here, the row bias of a batched product) for the
+// first (pc == 0), and 1 and no bias for the later ones, which accumulate
+// onto it.
 func firstBlock[T float](pc int, beta T, bias []T) (T, []T) {
 	if pc > 0 {
 		return 1, nil
