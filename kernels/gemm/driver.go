@@ -65,6 +65,24 @@ func (src bSource[T]) block(s *scratch[T], direct bool, pc, jc, kc, nc, nr int) 
 // 0.75-1.16x its one-thread speed, at a half 0.92-1.13x.
 const stripWeight = 0.5
 
+// streamWeight is the weight instead for a product of fewer than two
+// register tiles of rows over a packed B (a classifier's Linear on a small
+// batch): it streams B from L2 or L3 once, at 10-20 GMAC/s on one core
+// (mobilenet_tiny_b8's [8,432]x[432,256], AMD EPYC Zen 3) against a large
+// product's 25-30, so each multiply-add costs more than par.MinWork's
+// unit, and a strip's copy of A (m rows) is a small part of its work.
+const streamWeight = 1
+
+// strips is how many strips of whole panels of align columns gemm cuts
+// n columns into on up to threads goroutines.
+func strips(threads, m, n, k, align, mr int, packedB bool) int {
+	w := stripWeight
+	if packedB && m < 2*mr {
+		w = streamWeight
+	}
+	return par.Chunks(threads, (n+align-1)/align, w*float64(m)*float64(k)*float64(align))
+}
+
 // gemm computes C = alpha*op(A)*op(B) + bias + beta*C with m, n, k >= 1
 // and alpha != 0 (arguments are already validated), where bias, unless nil,
 // adds bias[j] to column j while the first k block's tile is in registers:
@@ -79,7 +97,7 @@ func gemm[T float](kn *kernel[T], threads int, transA bool, m, n, k int, alpha T
 	if dot {
 		align = 4
 	}
-	strips := par.Chunks(threads, (n+align-1)/align, stripWeight*float64(m)*float64(k)*float64(align))
+	strips := strips(threads, m, n, k, align, kn.mr, src.packed != nil)
 	if strips <= 1 {
 		gemmCols(kn, dot, transA, m, 0, n, n, k, alpha, a, lda, src, beta, c, ldc, bias)
 		return

@@ -256,7 +256,7 @@ func TestNoAllocs(t *testing.T) {
 // packed-now and prepacked B, partial panels) and the dot-product path.
 func TestThreadsGiveIdenticalResults(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
-	shapes := [][4]int{{64, 1000, 256, 0}, {64, 1000, 256, 1}, {200, 517, 300, 0}, {3, 2001, 300, 1}, {8, 1203, 600, 1}, {33, 700, 129, 0}}
+	shapes := [][4]int{{64, 1000, 256, 0}, {64, 1000, 256, 1}, {200, 517, 300, 0}, {3, 2001, 300, 1}, {8, 1203, 600, 1}, {33, 700, 129, 0}, {8, 256, 432, 0}}
 	for _, kn := range sKernels {
 		for _, s := range shapes {
 			tb := s[3] == 1
@@ -276,6 +276,28 @@ func TestThreadsGiveIdenticalResults(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestStrips: a product of few rows over a packed B (mobilenet_tiny_b8's
+// classifier, 8 rows) splits where the same product over a plain B, which
+// every strip packs, and bert_tiny's 524k-multiply-add products do not.
+func TestStrips(t *testing.T) {
+	for _, c := range []struct {
+		m, n, k int
+		packed  bool
+		want    int
+	}{
+		{8, 256, 432, true, 2},
+		{8, 256, 432, false, 1},
+		{64, 64, 128, true, 1},
+		{64, 64, 128, false, 1},
+		{8, 16, 432, true, 1}, // one panel of columns
+		{256, 1024, 1024, false, 2},
+	} {
+		if got := strips(2, c.m, c.n, c.k, 16, 6, c.packed); got != c.want {
+			t.Errorf("strips(2, m=%d, n=%d, k=%d, packed=%v) = %d, want %d", c.m, c.n, c.k, c.packed, got, c.want)
 		}
 	}
 }
