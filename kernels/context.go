@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"github.com/seam-rt/seam/kernels/internal/par"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
 )
@@ -22,6 +23,24 @@ type Context struct {
 	mask  []bool // reduceDims
 	shape []int  // gatherReduction's result shape
 	dims  []int  // reduceArgs
+}
+
+// BeginRun says that a run whose kernels may split (Threads above 1) has
+// begun, and EndRun that it is over: in between, the process's workers
+// watch for the run's splits through its serial ops instead of parking
+// in the longer gaps, from which they would wake too late for the next
+// split. A call without Threads above 1 does nothing; the two pair up.
+func (c *Context) BeginRun() {
+	if c.Threads > 1 {
+		par.BeginRun()
+	}
+}
+
+// EndRun ends BeginRun (with the same Threads).
+func (c *Context) EndRun() {
+	if c.Threads > 1 {
+		par.EndRun()
+	}
 }
 
 // NewContext makes a Context with a fresh pool.

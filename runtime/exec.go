@@ -52,6 +52,15 @@ func (f *frame) state(gp *graphPlan) *graphState {
 }
 
 // run executes a graph on its inputs and returns its outputs.
+// runProgram runs a program's graph as one run of its kernels
+// (kernels.Context.BeginRun to EndRun, even if a kernel panics), so that
+// the workers of a run that splits watch for its splits throughout.
+func (f *frame) runProgram(ctx context.Context, gp *graphPlan, inputs []value.Value) ([]value.Value, error) {
+	f.kctx.BeginRun()
+	defer f.kctx.EndRun()
+	return f.run(ctx, gp, inputs)
+}
+
 func (f *frame) run(ctx context.Context, gp *graphPlan, inputs []value.Value) ([]value.Value, error) {
 	st := f.state(gp)
 	if len(inputs) != len(gp.inputs) {
@@ -140,7 +149,7 @@ func (f *frame) step(ctx context.Context, s *step, args []value.Value, st *graph
 		}
 		copy(out, res)
 	case stepDelegate:
-		res, err := f.delegate(ctx, s, args)
+		res, err := f.delegateOutsideRun(ctx, s, args)
 		if err != nil {
 			return err
 		}
@@ -150,6 +159,15 @@ func (f *frame) step(ctx context.Context, s *step, args []value.Value, st *graph
 		copy(out, res)
 	}
 	return assignOutputs(s, out, st.slots)
+}
+
+// delegateOutsideRun calls a delegate with the run's workers let go
+// (kernels.Context.EndRun): they need not watch through a call that
+// may use the cores itself.
+func (f *frame) delegateOutsideRun(ctx context.Context, s *step, args []value.Value) ([]value.Value, error) {
+	f.kctx.EndRun()
+	defer f.kctx.BeginRun()
+	return f.delegate(ctx, s, args)
 }
 
 func assignOutputs(s *step, out []value.Value, slots []value.Value) error {

@@ -434,7 +434,7 @@ func (p *Program) exec(ctx context.Context, inputs []value.Value, bind sym.Bindi
 	if way >= 0 {
 		start = time.Now()
 	}
-	outs, err := f.run(ctx, p.plan, p.graphArgs(inputs))
+	outs, err := f.runProgram(ctx, p.plan, p.graphArgs(inputs))
 	if err != nil {
 		return nil, nil, err
 	}

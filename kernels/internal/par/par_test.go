@@ -203,3 +203,72 @@ func TestLateWakesHoldOffers(t *testing.T) {
 		t.Fatal("no wake after a useful one")
 	}
 }
+
+// A run that splits wakes the parked workers as it begins, and keeps
+// them watching until spinFor after it ends. (A pool of its own, with no
+// workers, whose counts are set by hand.)
+func TestRunWakesAndKeepsWorkers(t *testing.T) {
+	p := &pool{wake: make(chan struct{}, 4)}
+	p.started.Store(1)
+	p.parked.Store(1)
+	p.procs.Store(2)
+	now := time.Now()
+	if p.inRun(now) {
+		t.Fatal("in a run before any began")
+	}
+	p.beginRun()
+	if len(p.wake) != 1 {
+		t.Fatalf("a run began with one worker parked and sent %d wakes", len(p.wake))
+	}
+	if !p.inRun(now.Add(time.Hour)) {
+		t.Fatal("not in a run while one is under way")
+	}
+	p.endRun()
+	end := time.Now()
+	if !p.inRun(end.Add(spinFor / 2)) {
+		t.Fatal("workers stop watching less than spinFor after the run")
+	}
+	if p.inRun(end.Add(2 * spinFor)) {
+		t.Fatal("workers still watch 2*spinFor after the run")
+	}
+}
+
+// Within a run, a worker that served a region still watches for the
+// next one long after spinFor, where it would otherwise have parked;
+// after the run it parks.
+func TestWorkersWatchThroughARun(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	}
+	BeginRun()
+	ended := false
+	defer func() {
+		if !ended {
+			EndRun()
+		}
+	}()
+	// A worker whose thread loses its core parks even in a run: on a
+	// loaded machine, try a few times.
+	watching := false
+	for try := 0; try < 20 && !watching; try++ {
+		before := workers.served.Load()
+		For(2, 2, 1, func(lo, hi int) { time.Sleep(time.Millisecond) })
+		if workers.served.Load() == before {
+			continue
+		}
+		time.Sleep(10 * spinFor)
+		watching = workers.spinning.Load() > 0
+	}
+	if !watching {
+		t.Fatal("no worker watched for regions 10*spinFor after one, within a run")
+	}
+	EndRun()
+	ended = true
+	deadline := time.Now().Add(5 * time.Second)
+	for workers.spinning.Load() > 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("workers still spinning 5s after the run ended")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

@@ -20,7 +20,8 @@ import (
 // spinFor is how long a worker watches for the next region before it
 // parks: longer than the gaps between parallel regions within one run of
 // a model (the serial ops between two products), short enough that an
-// idle program gives its core back at once.
+// idle program gives its core back at once. Within a run that says it
+// splits (BeginRun), workers watch until it ends and spinFor after.
 const spinFor = 200 * time.Microsecond
 
 // wokenFor is how long a woken worker spins before it has run a chunk:
@@ -114,6 +115,10 @@ type pool struct {
 	// hold after the next late wake, doubles up to maxHold; a wake that
 	// lets its worker run a chunk clears both.
 	hold, backoff atomic.Int32
+	// runs counts the runs under way that split (BeginRun), and runEnd is
+	// when the last one ended, in nanoseconds since epoch.
+	runs   atomic.Int32
+	runEnd atomic.Int64
 	// spinning counts workers watching the slot, served the chunks they
 	// ran (for tests).
 	spinning atomic.Int32
@@ -196,7 +201,7 @@ func (p *pool) worker() {
 			}
 			if spins%clockEvery == 0 {
 				now := time.Now()
-				if now.After(deadline) || now.Sub(looked) > preempted {
+				if now.After(deadline) && !p.inRun(now) || now.Sub(looked) > preempted {
 					break
 				}
 				looked = now
@@ -219,7 +224,9 @@ func (p *pool) worker() {
 		}
 		<-p.wake
 		p.parked.Add(-1)
-		woken = true
+		// A wake in a run is not judged late: the run keeps its workers
+		// watching, so the wake serves its next regions if not this one.
+		woken = p.runs.Load() == 0
 	}
 }
 
@@ -238,4 +245,43 @@ func (p *pool) woke(useful bool) {
 	b := min(max(2*p.backoff.Load(), 1), maxHold)
 	p.backoff.Store(b)
 	p.hold.Store(b)
+}
+
+// A model's run on several threads is a string of regions (its products
+// and convolutions) between serial ops, and on a machine whose wakes take
+// 35-110 microseconds a worker that parked in a serial gap of more than
+// spinFor (a classifier's tail, the time between runs) came back after
+// the next region was over; the late wake then held off the offers after
+// it, and whole runs went by on one thread (mobilenet_tiny_b8 on two
+// cores: about a quarter of its regions ran without the worker). So a run
+// that splits says so: its workers watch for regions from its start to its
+// end, parking only when their thread loses its core.
+
+// BeginRun tells the workers that a run that splits has begun: until the
+// matching EndRun they watch for regions whatever the gaps between them,
+// and parked workers are woken now, to be watching by its first region.
+func BeginRun() { workers.beginRun() }
+
+// EndRun ends a BeginRun; the workers go on watching for spinFor.
+func EndRun() { workers.endRun() }
+
+func (p *pool) beginRun() {
+	p.runs.Add(1)
+	for range min(int(p.parked.Load()), int(p.procs.Load())-1, cap(p.wake)) {
+		select {
+		case p.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func (p *pool) endRun() {
+	p.runEnd.Store(time.Now().UnixNano())
+	p.runs.Add(-1)
+}
+
+// inRun reports whether a run is under way, or the last one ended less
+// than spinFor before now.
+func (p *pool) inRun(now time.Time) bool {
+	return p.runs.Load() > 0 || now.UnixNano()-p.runEnd.Load() < int64(spinFor)
 }
