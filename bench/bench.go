@@ -81,12 +81,15 @@ type RunResult struct {
 	TorchLive time.Duration
 	// Threads is the goroutines of the second seam figure (0: none);
 	// ThreadsMedian its median and Speedup the median over rounds of the
-	// one-thread median over it.
+	// one-thread median over it, both timed in turns (TimeThreads):
+	// ThreadsOne is that one-thread median (over rounds).
 	Threads       int
 	ThreadsMedian time.Duration
 	Speedup       float64
-	// ThreadsMin is the fastest run on Threads goroutines.
-	ThreadsMin time.Duration
+	ThreadsOne    time.Duration
+	// ThreadsMin and ThreadsOneMin are the fastest runs on Threads
+	// goroutines and on one, timed in turns.
+	ThreadsMin, ThreadsOneMin time.Duration
 	// On Threads goroutines a program measures its first runs both ways
 	// and keeps the faster; SplitMedian and SplitSpeedup are the same
 	// figures with every run split (runtime.Options.FixedThreads).
@@ -146,38 +149,122 @@ func TimeRun(model, dir string, threads, minRuns int, minTime time.Duration) (Ti
 // until the program has chosen its threads for the case (ThreadChoices),
 // so the timed runs are the ones a user gets from then on.
 func TimeRunWith(model, dir string, opt runtime.Options, minRuns int, minTime time.Duration) (Timing, error) {
-	a, err := pt2.Open(model)
+	w, err := loadWarm(model, dir, opt)
 	if err != nil {
 		return Timing{}, err
+	}
+	var t Timing
+	t.Median, t.Fastest, t.Runs, err = timeRuns(w.run, minRuns, minTime)
+	t.Uses = w.uses()
+	return t, err
+}
+
+// ThreadTimings is what TimeThreads measures: seam on one goroutine, on
+// several as the program chooses, and on several with every run split.
+type ThreadTimings struct{ One, Chosen, Split Timing }
+
+// turnFor is how long each program runs in its turn in TimeThreads.
+const turnFor = 20 * time.Millisecond
+
+// TimeThreads times one case on one goroutine and on threads (the
+// program's choice, and every run split: runtime.Options.FixedThreads),
+// in turns of about turnFor each (after an untimed run) until every way
+// has had minRuns timed runs and minTime. On a shared host whose speed drifts 1.5-2x within seconds,
+// ways timed one after the other compare spells as much as thread counts;
+// in turns, a slow spell falls on all of them alike.
+func TimeThreads(model, dir string, threads, minRuns int, minTime time.Duration) (ThreadTimings, error) {
+	var ways [3]*warmProgram
+	for i, opt := range []runtime.Options{{Threads: 1}, {Threads: threads}, {Threads: threads, FixedThreads: true}} {
+		w, err := loadWarm(model, dir, opt)
+		if err != nil {
+			return ThreadTimings{}, err
+		}
+		ways[i] = w
+	}
+	times := make([][]time.Duration, len(ways))
+	spent := make([]time.Duration, len(ways))
+	for done := false; !done; {
+		done = true
+		for i, w := range ways {
+			// A turn's first run is not timed: it finds the caches full of
+			// another way's weights and the workers parked.
+			if err := w.run(); err != nil {
+				return ThreadTimings{}, err
+			}
+			start := time.Now()
+			for time.Since(start) < turnFor || len(times[i]) == 0 {
+				t0 := time.Now()
+				if err := w.run(); err != nil {
+					return ThreadTimings{}, err
+				}
+				d := time.Since(t0)
+				times[i] = append(times[i], d)
+				spent[i] += d
+			}
+			done = done && len(times[i]) >= minRuns && spent[i] >= minTime
+		}
+	}
+	var t [3]Timing
+	for i, w := range ways {
+		slices.Sort(times[i])
+		t[i] = Timing{Median: times[i][len(times[i])/2], Fastest: times[i][0], Runs: len(times[i]), Uses: w.uses()}
+	}
+	return ThreadTimings{One: t[0], Chosen: t[1], Split: t[2]}, nil
+}
+
+// warmProgram is a program loaded for timing, its case's inputs at hand,
+// warmed up.
+type warmProgram struct {
+	p      *runtime.Program
+	opt    runtime.Options
+	inputs []value.Value
+}
+
+// loadWarm loads a model with opt and runs it on the case until it has
+// chosen its threads for the case (ThreadChoices), so the timed runs are
+// the ones a user gets from then on.
+func loadWarm(model, dir string, opt runtime.Options) (*warmProgram, error) {
+	a, err := pt2.Open(model)
+	if err != nil {
+		return nil, err
 	}
 	defer a.Close()
 	l, err := a.Lowered()
 	if err != nil {
-		return Timing{}, err
+		return nil, err
 	}
 	p, err := runtime.LoadLowered(l, opt)
 	if err != nil {
-		return Timing{}, err
+		return nil, err
 	}
 	inputs, err := Inputs(dir)
 	if err != nil {
-		return Timing{}, err
+		return nil, err
 	}
-	ctx := context.Background()
+	w := &warmProgram{p: p, opt: opt, inputs: inputs}
 	for i := 0; i < 64 && (i == 0 || measuring(p)); i++ {
-		if _, err := p.Run(ctx, inputs); err != nil {
-			return Timing{}, err
+		if err := w.run(); err != nil {
+			return nil, err
 		}
 	}
-	var t Timing
-	t.Median, t.Fastest, t.Runs, err = timeRuns(func() error { _, err := p.Run(ctx, inputs); return err }, minRuns, minTime)
-	t.Uses = max(opt.Threads, 1)
-	for _, c := range p.ThreadChoices() {
+	return w, nil
+}
+
+func (w *warmProgram) run() error {
+	_, err := w.p.Run(context.Background(), w.inputs)
+	return err
+}
+
+// uses is how many goroutines the program's runs use now it has chosen
+// (Options.Threads for one that does not choose).
+func (w *warmProgram) uses() int {
+	n := max(w.opt.Threads, 1)
+	for _, c := range w.p.ThreadChoices() {
 		if c.Use > 0 {
-			t.Uses = min(t.Uses, c.Use)
+			n = min(n, c.Use)
 		}
 	}
-	return t, err
+	return n
 }
 
 // TorchRun times the same case with shared/tools/torch_run.py (one thread)
@@ -325,9 +412,10 @@ func runCase(c RunCase, model, dir string, o RunOptions) RunResult {
 	if o.Threads > 1 {
 		r.Threads = o.Threads
 	}
-	var meds, ortMeds, thrMeds, ortRatios, speedups, seamExpMeds, seamExpRatios, splitMeds, splitSpeedups []float64
+	var meds, ortMeds, oneMeds, thrMeds, ortRatios, speedups, seamExpMeds, seamExpRatios, splitMeds, splitSpeedups []float64
 	seamExport := ORTAvailable()
 	r.Min, r.OrtMin, r.ThreadsMin = time.Duration(math.MaxInt64), time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+	r.ThreadsOneMin = time.Duration(math.MaxInt64)
 	r.OrtSeamMin = time.Duration(math.MaxInt64)
 	for round := 0; round < o.Rounds; round++ {
 		one, err := TimeRun(model, dir, 1, o.MinRuns, o.MinTime)
@@ -359,18 +447,18 @@ func runCase(c RunCase, model, dir string, o RunOptions) RunResult {
 			}
 		}
 		if r.Threads > 0 {
-			if tm, err := TimeRun(model, dir, r.Threads, o.MinRuns, o.MinTime); err == nil {
-				thrMeds = append(thrMeds, float64(tm.Median))
-				speedups = append(speedups, float64(med)/float64(tm.Median))
-				r.ThreadsMin = min(r.ThreadsMin, tm.Fastest)
+			if tt, err := TimeThreads(model, dir, r.Threads, o.MinRuns, o.MinTime); err == nil {
+				oneMeds = append(oneMeds, float64(tt.One.Median))
+				r.ThreadsOneMin = min(r.ThreadsOneMin, tt.One.Fastest)
+				thrMeds = append(thrMeds, float64(tt.Chosen.Median))
+				speedups = append(speedups, float64(tt.One.Median)/float64(tt.Chosen.Median))
+				r.ThreadsMin = min(r.ThreadsMin, tt.Chosen.Fastest)
 				r.ThreadRounds++
-				if tm.Uses == r.Threads {
+				if tt.Chosen.Uses == r.Threads {
 					r.ThreadsChosen++
 				}
-			}
-			if sm, err := TimeRunWith(model, dir, runtime.Options{Threads: r.Threads, FixedThreads: true}, o.MinRuns, o.MinTime); err == nil {
-				splitMeds = append(splitMeds, float64(sm.Median))
-				splitSpeedups = append(splitSpeedups, float64(med)/float64(sm.Median))
+				splitMeds = append(splitMeds, float64(tt.Split.Median))
+				splitSpeedups = append(splitSpeedups, float64(tt.One.Median)/float64(tt.Split.Median))
 			}
 		}
 	}
@@ -385,8 +473,9 @@ func runCase(c RunCase, model, dir string, o RunOptions) RunResult {
 	if r.OrtLive == 0 {
 		r.OrtMin = 0
 	}
+	r.ThreadsOne = time.Duration(median(oneMeds))
 	if r.ThreadsMedian == 0 {
-		r.ThreadsMin = 0
+		r.ThreadsMin, r.ThreadsOneMin = 0, 0
 	}
 	if o.Tools != "" {
 		if d, err := TorchRun(o.Tools, model, dir, 100); err == nil {

@@ -72,8 +72,8 @@ func WriteRuns(w io.Writer, rs []RunResult) error {
 			if r.ThreadRounds > 0 {
 				chose = fmt.Sprintf("%d/%d", r.ThreadsChosen, r.ThreadRounds)
 			}
-			row += fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", x(r.Speedup), x(over(r.Min, r.ThreadsMin)), ms(r.Median), dur(r.ThreadsMedian),
-				ms(r.Min), dur(r.ThreadsMin), chose, dur(r.SplitMedian), x(r.SplitSpeedup))
+			row += fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", x(r.Speedup), x(over(r.ThreadsOneMin, r.ThreadsMin)), dur(r.ThreadsOne), dur(r.ThreadsMedian),
+				dur(r.ThreadsOneMin), dur(r.ThreadsMin), chose, dur(r.SplitMedian), x(r.SplitSpeedup))
 		case live:
 			anchor := r.Anchor
 			if anchor == "" {
@@ -112,11 +112,12 @@ func WriteRuns(w io.Writer, rs []RunResult) error {
 		"fastest runs, the figure least disturbed by other jobs. Below 1: seam is faster."
 	switch {
 	case threads > 0:
-		note = fmt.Sprintf("\nspeedup is the median over interleaved rounds of seam's median on one thread over its median on %d;\n"+
+		note = fmt.Sprintf("\nspeedup is the median over interleaved rounds of seam's median on one thread over its median on %d,\n"+
+			"the ways timed in turns of %v within a round so that a drift in the machine's speed falls on all;\n"+
 			"fastest/fastest compares the fastest runs (above 1: more threads are faster). On %d a program times its\n"+
 			"first runs on one thread and on %d and keeps the faster (timed after it has chosen; chose %d says in how\n"+
 			"many rounds it kept %d); every run split is the median with each run split (--fixed-threads), and its\n"+
-			"speedup the same ratio for it.", threads, threads, threads, threads, threads)
+			"speedup the same ratio for it.", threads, turnFor, threads, threads, threads, threads)
 	case !live:
 		note = "\nrecorded torch figures: shared/tools/README.md (torch 1.13); --torch DIR measures torch and ONNX Runtime here."
 	}

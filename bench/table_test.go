@@ -35,18 +35,24 @@ func TestWriteRunsSeamExportColumn(t *testing.T) {
 }
 
 // TestWriteRunsThreadsChosen: on several threads the table says in how
-// many rounds the program kept them.
+// many rounds the program kept them, beside the one-thread figures timed
+// with them.
 func TestWriteRunsThreadsChosen(t *testing.T) {
 	rs := []RunResult{{RunCase: RunCase{Model: "a", Case: "case0"}, Median: 2 * time.Millisecond, Min: time.Millisecond, Runs: 20,
-		Threads: 2, ThreadsMedian: time.Millisecond, ThreadsMin: time.Millisecond / 2, Speedup: 2, ThreadsChosen: 4, ThreadRounds: 5,
-		SplitMedian: time.Millisecond, SplitSpeedup: 2}}
+		Threads: 2, ThreadsOne: 3 * time.Millisecond, ThreadsOneMin: 1500 * time.Microsecond, ThreadsMedian: time.Millisecond, ThreadsMin: time.Millisecond / 2,
+		Speedup: 3, ThreadsChosen: 4, ThreadRounds: 5, SplitMedian: time.Millisecond, SplitSpeedup: 3}}
 	var out strings.Builder
 	if err := WriteRuns(&out, rs); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"chose 2", "4/5", "in how\nmany rounds it kept 2"} {
+	// The one-thread figures beside the threads' are those timed in turns
+	// with them (3 ms, fastest 1.5 ms), not the one-thread round's (2 ms).
+	for _, want := range []string{"chose 2", "4/5", "in how\nmany rounds it kept 2", "3.000 ms", "1.500 ms", "3.00x"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("missing %q:\n%s", want, out.String())
 		}
+	}
+	if strings.Contains(out.String(), "2.000 ms") {
+		t.Errorf("the one-thread round's median beside the threads' figures:\n%s", out.String())
 	}
 }

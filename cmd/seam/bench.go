@@ -270,6 +270,7 @@ type benchRunRow struct {
 	MinMS           *float64 `json:"min_ms"`
 	Runs            int      `json:"runs"`
 	Threads         int      `json:"threads,omitempty"`
+	ThreadsOneMS    *float64 `json:"threads_one_median_ms"`
 	ThreadsMS       *float64 `json:"threads_median_ms"`
 	Speedup         *float64 `json:"threads_speedup"`
 	SplitMS         *float64 `json:"threads_split_median_ms"`
@@ -300,7 +301,7 @@ func runRows(rs []bench.RunResult, failed int) benchRuns {
 	out := benchRuns{OK: failed == 0, Failed: failed, Rows: []benchRunRow{}}
 	for _, r := range rs {
 		out.Rows = append(out.Rows, benchRunRow{Model: r.Model, Case: r.Case, MedianMS: msOrNil(r.Median), MinMS: msOrNil(r.Min), Runs: r.Runs,
-			Threads: r.Threads, ThreadsMS: msOrNil(r.ThreadsMedian), Speedup: recordedOrNil(r.Speedup), SplitMS: msOrNil(r.SplitMedian), SplitSpeedup: recordedOrNil(r.SplitSpeedup),
+			Threads: r.Threads, ThreadsOneMS: msOrNil(r.ThreadsOne), ThreadsMS: msOrNil(r.ThreadsMedian), Speedup: recordedOrNil(r.Speedup), SplitMS: msOrNil(r.SplitMedian), SplitSpeedup: recordedOrNil(r.SplitSpeedup),
 			ThreadsChosen: roundsOrNil(r.ThreadsChosen, r.ThreadRounds), ThreadRounds: r.ThreadRounds, OrtRatio: recordedOrNil(r.OrtRatio), TorchHereMS: msOrNil(r.TorchLive), OrtHereMS: msOrNil(r.OrtLive),
 			OrtSeamMS: msOrNil(r.OrtSeam), OrtSeamMinMS: msOrNil(r.OrtSeamMin), OrtSeamRatio: recordedOrNil(r.OrtSeamRatio), OrtSeamError: r.OrtSeamErr,
 			TorchOpenBLASMS: recordedOrNil(r.TorchOpenBLAS), TorchGenericMS: recordedOrNil(r.TorchGeneric), Error: r.Err})
