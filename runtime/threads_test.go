@@ -151,16 +151,23 @@ func TestThreadTunerMeasuresAgain(t *testing.T) {
 	tu.now = func() time.Time { return now }
 	bind := sym.Bindings{}
 	measure := func(one, many time.Duration) {
-		for range 2 * tuneRuns {
+		// A standing choice is given without the clock to at most
+		// fastMax runs before the tuner notices it has expired.
+		timed := 0
+		for i := 0; timed < 2*tuneRuns; i++ {
 			_, way := tu.choose(bind)
 			if way < 0 {
-				t.Fatal("an untimed run while measuring")
+				if timed > 0 || i > fastMax {
+					t.Fatalf("an untimed run while measuring, after %d runs", i)
+				}
+				continue
 			}
 			d := one
 			if way == 1 {
 				d = many
 			}
 			tu.record(bind, way, d)
+			timed++
 		}
 	}
 	for range tuneWarmup {
@@ -217,8 +224,69 @@ func TestThreadTunerCloseCallsMeasureSooner(t *testing.T) {
 			t.Fatalf("%s: just before %v, %d threads timed %d; want %d untimed", c.name, c.stands, th, way, c.use)
 		}
 		now = now.Add(2 * time.Millisecond)
-		if _, way := tu.choose(bind); way == -1 {
-			t.Fatalf("%s: after %v, the run is not timed", c.name, c.stands)
+		// Noticed within the runs given without the clock (fastRuns of
+		// the chosen way's fastest run).
+		run := c.one
+		if c.use > 1 {
+			run = c.many
 		}
+		for n := 0; ; n++ {
+			if _, way := tu.choose(bind); way != -1 {
+				break
+			}
+			if n >= int(fastRuns(run)) {
+				t.Fatalf("%s: %d runs after %v, none timed", c.name, n+1, c.stands)
+			}
+		}
+	}
+}
+
+// A decided choice is given to the next runs at its binding without the
+// lock or the clock, for fewer runs the longer they take; a run at
+// another binding takes its own.
+func TestThreadTunerFastChoice(t *testing.T) {
+	for _, c := range []struct {
+		run  time.Duration
+		want int32
+	}{{0, 1}, {time.Microsecond, fastMax}, {time.Millisecond, 10}, {time.Second, 1}} {
+		if got := fastRuns(c.run); got != c.want {
+			t.Errorf("fastRuns(%v) = %d, want %d", c.run, got, c.want)
+		}
+	}
+	clock := 0
+	now := time.Unix(1000, 0)
+	tu := newThreadTuner(2)
+	tu.now = func() time.Time { clock++; return now }
+	a, b := sym.Bindings{"s0": 4}, sym.Bindings{"s0": 5}
+	decide := func(bind sym.Bindings, one, many time.Duration) {
+		for range tuneWarmup + 2*tuneRuns {
+			if _, way := tu.choose(bind); way >= 0 {
+				d := one
+				if way == 1 {
+					d = many
+				}
+				tu.record(bind, way, d)
+			}
+		}
+	}
+	decide(a, time.Millisecond, 400*time.Microsecond)
+	decide(b, time.Millisecond, 2*time.Millisecond)
+	if th, _ := tu.choose(a); th != 2 {
+		t.Fatalf("binding a: %d threads, want 2", th)
+	}
+	before := clock
+	for range fastRuns(400 * time.Microsecond) {
+		if th, way := tu.choose(a); th != 2 || way != -1 {
+			t.Fatalf("binding a, a fast run: %d threads timed %d", th, way)
+		}
+	}
+	if clock != before {
+		t.Errorf("the clock was read %d times in the runs given the choice without it", clock-before)
+	}
+	if th, way := tu.choose(b); th != 1 || way != -1 {
+		t.Fatalf("binding b after a: %d threads timed %d, want 1 untimed", th, way)
+	}
+	if th, _ := tu.choose(a); th != 2 {
+		t.Fatalf("binding a after b: %d threads, want 2", th)
 	}
 }
