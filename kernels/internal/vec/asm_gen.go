@@ -1231,29 +1231,55 @@ func nArg(off int) func(*gen) {
 // normal, so exp up to 88.72 is finite and past it +Inf; below expLo the
 // lane is cleared.
 func avx2Exp(g *gen, x, t1, t2, t3, t4 string) {
-	g.p("VMOVUPS %s, %s", c2("expLo"), t4)
-	g.p("VCMPPS $5, %s, %s, %s", t4, x, t3) // !(x < lo), NaN kept
-	g.p("VMAXPS %s, %s, %s", x, t4, x)
-	g.p("VMOVUPS %s, %s", c2("expHi"), t4)
-	g.p("VMINPS %s, %s, %s", x, t4, x)
-	g.p("VMULPS %s, %s, %s", c2("log2e"), x, t1)
-	g.p("VROUNDPS $0, %s, %s", t1, t1)
-	g.p("VFNMADD231PS %s, %s, %s", c2("ln2Hi"), t1, x)
-	g.p("VFNMADD231PS %s, %s, %s", c2("ln2Lo"), t1, x)
-	g.p("VMOVUPS %s, %s", c2("p0"), t2)
-	for _, c := range []string{"p1", "p2", "p3", "p4", "p5", "one", "one"} {
-		g.p("VFMADD213PS %s, %s, %s", c2(c), x, t2)
+	for _, op := range avx2ExpOps(x, t1, t2, t3, t4) {
+		g.p("%s", op)
 	}
-	g.p("VCVTPS2DQ %s, %s", t1, t1)
-	g.p("VPSRAD $1, %s, %s", t1, t4)
-	g.p("VPSUBD %s, %s, %s", t4, t1, t1)
-	g.p("VPADDD %s, %s, %s", c2("bias"), t4, t4)
-	g.p("VPSLLD $23, %s, %s", t4, t4)
-	g.p("VPADDD %s, %s, %s", c2("bias"), t1, t1)
-	g.p("VPSLLD $23, %s, %s", t1, t1)
-	g.p("VMULPS %s, %s, %s", t4, t2, t2)
-	g.p("VMULPS %s, %s, %s", t1, t2, x)
-	g.p("VANDPS %s, %s, %s", t3, x, x)
+}
+
+// avx2ExpOps is avx2Exp's instructions, for a caller that interleaves
+// two vectors' (avx2Exp2).
+func avx2ExpOps(x, t1, t2, t3, t4 string) []string {
+	ops := []string{
+		fmt.Sprintf("VMOVUPS %s, %s", c2("expLo"), t4),
+		fmt.Sprintf("VCMPPS $5, %s, %s, %s", t4, x, t3), // !(x < lo), NaN kept
+		fmt.Sprintf("VMAXPS %s, %s, %s", x, t4, x),
+		fmt.Sprintf("VMOVUPS %s, %s", c2("expHi"), t4),
+		fmt.Sprintf("VMINPS %s, %s, %s", x, t4, x),
+		fmt.Sprintf("VMULPS %s, %s, %s", c2("log2e"), x, t1),
+		fmt.Sprintf("VROUNDPS $0, %s, %s", t1, t1),
+		fmt.Sprintf("VFNMADD231PS %s, %s, %s", c2("ln2Hi"), t1, x),
+		fmt.Sprintf("VFNMADD231PS %s, %s, %s", c2("ln2Lo"), t1, x),
+		fmt.Sprintf("VMOVUPS %s, %s", c2("p0"), t2),
+	}
+	for _, c := range []string{"p1", "p2", "p3", "p4", "p5", "one", "one"} {
+		ops = append(ops, fmt.Sprintf("VFMADD213PS %s, %s, %s", c2(c), x, t2))
+	}
+	return append(ops,
+		fmt.Sprintf("VCVTPS2DQ %s, %s", t1, t1),
+		fmt.Sprintf("VPSRAD $1, %s, %s", t1, t4),
+		fmt.Sprintf("VPSUBD %s, %s, %s", t4, t1, t1),
+		fmt.Sprintf("VPADDD %s, %s, %s", c2("bias"), t4, t4),
+		fmt.Sprintf("VPSLLD $23, %s, %s", t4, t4),
+		fmt.Sprintf("VPADDD %s, %s, %s", c2("bias"), t1, t1),
+		fmt.Sprintf("VPSLLD $23, %s, %s", t1, t1),
+		fmt.Sprintf("VMULPS %s, %s, %s", t4, t2, t2),
+		fmt.Sprintf("VMULPS %s, %s, %s", t1, t2, x),
+		fmt.Sprintf("VANDPS %s, %s, %s", t3, x, x),
+	)
+}
+
+// avx2Exp2 is avx2Exp on two vectors, their instructions interleaved: one
+// vector's exp is a chain of some twenty dependent steps, longer than the
+// out-of-order window of a loop doing one vector per iteration can hide
+// (ExpShiftSum ran at about 1 ns an element on Zen 3), and two chains side
+// by side fill each other's latencies.
+func avx2Exp2(g *gen, a, b [5]string) {
+	opsA := avx2ExpOps(a[0], a[1], a[2], a[3], a[4])
+	opsB := avx2ExpOps(b[0], b[1], b[2], b[3], b[4])
+	for i := range opsA {
+		g.p("%s", opsA[i])
+		g.p("%s", opsB[i])
+	}
 }
 
 // The AVX2 reductions below (max, exp with its sum, softmax rows) take
@@ -1317,7 +1343,7 @@ func avx2MaxBody(g *gen, pfx string) {
 // avx2ExpSumBody sets the CX floats at DI to exp(x - Y15), x the CX floats
 // at AX (CX >= 1; AX may be DI), and X8 to their sum, each term added in
 // float64 in two 4-lane accumulators (the tail's disabled lanes add +0),
-// using Y0-Y9.
+// using Y0-Y11.
 func avx2ExpSumBody(g *gen, pfx string) {
 	g.p("VXORPD Y8, Y8, Y8")
 	g.p("VXORPD Y9, Y9, Y9")
@@ -1331,7 +1357,28 @@ func avx2ExpSumBody(g *gen, pfx string) {
 		g.p("VADDPD Y5, Y8, Y8")
 		g.p("VADDPD Y6, Y9, Y9")
 	}
-	g.label(pfx + "eloop")
+	// Two vectors at a time (avx2Exp2), then one; each lane's sum adds the
+	// vectors in order either way.
+	g.p("SHRQ $1, DX")
+	g.p("JZ   %seone", pfx)
+	g.label(pfx + "eloop2")
+	g.p("VMOVUPS (AX), Y0")
+	g.p("VMOVUPS 32(AX), Y10")
+	g.p("VSUBPS Y15, Y0, Y0")
+	g.p("VSUBPS Y15, Y10, Y10")
+	avx2Exp2(g, [5]string{"Y0", "Y1", "Y2", "Y3", "Y4"}, [5]string{"Y10", "Y11", "Y5", "Y6", "Y7"})
+	g.p("VMOVUPS Y0, (DI)")
+	g.p("VMOVUPS Y10, 32(DI)")
+	add()
+	g.p("VMOVAPS Y10, Y0")
+	add()
+	g.p("ADDQ $64, AX")
+	g.p("ADDQ $64, DI")
+	g.p("DECQ DX")
+	g.p("JNZ  %seloop2", pfx)
+	g.label(pfx + "eone")
+	g.p("TESTQ $8, CX")
+	g.p("JZ   %setail", pfx)
 	g.p("VMOVUPS (AX), Y0")
 	g.p("VSUBPS Y15, Y0, Y0")
 	avx2Exp(g, "Y0", "Y1", "Y2", "Y3", "Y4")
@@ -1339,8 +1386,6 @@ func avx2ExpSumBody(g *gen, pfx string) {
 	add()
 	g.p("ADDQ $32, AX")
 	g.p("ADDQ $32, DI")
-	g.p("DECQ DX")
-	g.p("JNZ  %seloop", pfx)
 	g.label(pfx + "etail")
 	g.p("TESTQ $7, CX")
 	g.p("JZ   %sedone", pfx)
