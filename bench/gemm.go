@@ -1,14 +1,16 @@
 package bench
 
 import (
+	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -47,33 +49,121 @@ type GemmResult struct {
 	Seam, SeamBest, Torch, TorchBest, Ratio float64
 }
 
-// gemmTorch times torch.mm on one thread for the shapes given as JSON on
-// stdin, with OpenBLAS's kernel choice set as anchor_env.py sets it.
+// gemmTorch serves torch.mm timings on one thread, with OpenBLAS's kernel
+// choice set as anchor_env.py sets it: given the shapes as one JSON line,
+// then lines "NAME SECONDS", it runs that shape once untimed and then for
+// SECONDS (at least one call), and prints the calls' times as a JSON list.
 const gemmTorch = `
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 import anchor_env  # noqa: F401  (before torch: OpenBLAS's kernel choice)
 import torch
 torch.set_num_threads(1)
-out = {}
-for s in json.load(sys.stdin):
+fs = {}
+for s in json.loads(sys.stdin.readline()):
     a = torch.randn(s["M"], s["K"])
     b = torch.randn(s["N"], s["K"]) if s["TransB"] else torch.randn(s["K"], s["N"])
-    f = (lambda: torch.mm(a, b.t())) if s["TransB"] else (lambda: torch.mm(a, b))
-    for _ in range(3):
-        f()
+    fs[s["Name"]] = (lambda a=a, b=b: torch.mm(a, b.t())) if s["TransB"] else (lambda a=a, b=b: torch.mm(a, b))
+for line in sys.stdin:
+    name, secs = line.split()
+    f = fs[name]
+    f()
     ts = []
-    end = time.perf_counter() + float(sys.argv[2])
-    while time.perf_counter() < end or len(ts) < 5:
+    end = time.perf_counter() + float(secs)
+    while time.perf_counter() < end or not ts:
         t0 = time.perf_counter(); f(); ts.append(time.perf_counter() - t0)
-    ts.sort()
-    out[s["Name"]] = [ts[len(ts) // 2], ts[0]]
-print(json.dumps(out))
+    print(json.dumps(ts), flush=True)
 `
+
+// gemmTurn is how long seam and torch.mm each run a shape in their turn.
+const gemmTurn = 50 * time.Millisecond
+
+// torchMM is a running gemmTorch.
+type torchMM struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Scanner
+}
+
+func startTorchMM(tools string) (*torchMM, error) {
+	cmd := exec.Command("/usr/bin/python3", "-c", gemmTorch, tools)
+	cmd.Env = append(os.Environ(), "OMP_NUM_THREADS=1")
+	return startTimer(cmd)
+}
+
+// startTimer starts cmd as a gemmTorch (or a stand-in for it in tests).
+func startTimer(cmd *exec.Cmd) (*torchMM, error) {
+	cmd.Stderr = new(strings.Builder)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("torch.mm timing: %w", err)
+	}
+	t := &torchMM{cmd: cmd, in: in, out: bufio.NewScanner(out)}
+	shapes, _ := json.Marshal(GemmShapes)
+	if _, err := fmt.Fprintf(in, "%s\n", shapes); err != nil {
+		return nil, t.fail(err)
+	}
+	return t, nil
+}
+
+// turn times s for about d (after an untimed call).
+func (t *torchMM) turn(s GemmShape, d time.Duration) ([]time.Duration, error) {
+	if _, err := fmt.Fprintf(t.in, "%s %g\n", s.Name, d.Seconds()); err != nil {
+		return nil, t.fail(err)
+	}
+	if !t.out.Scan() {
+		err := t.out.Err()
+		if err == nil {
+			err = errors.New("no answer")
+		}
+		return nil, t.fail(err)
+	}
+	var secs []float64
+	if err := json.Unmarshal(t.out.Bytes(), &secs); err != nil || len(secs) == 0 {
+		return nil, t.fail(fmt.Errorf("printed %q", t.out.Bytes()))
+	}
+	ts := make([]time.Duration, len(secs))
+	for i, v := range secs {
+		ts[i] = time.Duration(v * float64(time.Second))
+	}
+	return ts, nil
+}
+
+// fail stops the process and says why it failed, with its stderr's end.
+func (t *torchMM) fail(err error) error {
+	t.close()
+	msg := strings.TrimSpace(t.cmd.Stderr.(*strings.Builder).String())
+	if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+		msg = msg[i+1:]
+	}
+	return fmt.Errorf("torch.mm timing: %v: %s", err, msg)
+}
+
+func (t *torchMM) close() {
+	t.in.Close()
+	t.cmd.Wait()
+}
 
 // TimeGemm times seam's Sgemm (on threads goroutines) on s for about d:
 // the median and fastest call.
 func TimeGemm(s GemmShape, threads int, d time.Duration) (median, fastest time.Duration) {
+	f := seamGemm(s, threads)
+	for i := 0; i < 3; i++ {
+		f()
+	}
+	ts := timeCalls(f, d)
+	return ts[len(ts)/2], ts[0]
+}
+
+// seamGemm is a call of seam's Sgemm on s with operands of its own.
+func seamGemm(s GemmShape, threads int) func() {
 	r := rand.New(rand.NewPCG(1, 2))
 	a, b, c := make([]float32, s.M*s.K), make([]float32, s.K*s.N), make([]float32, s.M*s.N)
 	for i := range a {
@@ -86,26 +176,55 @@ func TimeGemm(s GemmShape, threads int, d time.Duration) (median, fastest time.D
 	if s.TransB {
 		ldb = s.K
 	}
-	f := func() { gemm.SgemmThreads(threads, false, s.TransB, s.M, s.N, s.K, 1, a, s.K, b, ldb, 0, c, s.N) }
-	for i := 0; i < 3; i++ {
-		f()
-	}
+	return func() { gemm.SgemmThreads(threads, false, s.TransB, s.M, s.N, s.K, 1, a, s.K, b, ldb, 0, c, s.N) }
+}
+
+// timeCalls times calls of f for about d, at least five, sorted.
+func timeCalls(f func(), d time.Duration) []time.Duration {
 	var ts []time.Duration
 	for end := time.Now().Add(d); time.Now().Before(end) || len(ts) < 5; {
 		t0 := time.Now()
 		f()
 		ts = append(ts, time.Since(t0))
 	}
-	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
-	return ts[len(ts)/2], ts[0]
+	slices.Sort(ts)
+	return ts
+}
+
+// gemmTurns times s on seam (one thread) and on torch.mm in turns of
+// gemmTurn each (a turn's first call untimed) until each has spent d: a
+// drift in the machine's speed, 1.5-2x within seconds on a shared host,
+// then falls on both alike. It returns the sorted times of each.
+func gemmTurns(s GemmShape, t *torchMM, d time.Duration) (seam, torch []time.Duration, err error) {
+	f := seamGemm(s, 1)
+	var spentSeam, spentTorch time.Duration
+	for spentSeam < d || spentTorch < d {
+		f()
+		for end := time.Now().Add(gemmTurn); time.Now().Before(end); {
+			t0 := time.Now()
+			f()
+			dt := time.Since(t0)
+			seam, spentSeam = append(seam, dt), spentSeam+dt
+		}
+		ts, err := t.turn(s, gemmTurn)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, dt := range ts {
+			torch, spentTorch = append(torch, dt), spentTorch+dt
+		}
+	}
+	slices.Sort(seam)
+	slices.Sort(torch)
+	return seam, torch, nil
 }
 
 func gflops(s GemmShape, d time.Duration) float64 {
 	return 2 * float64(s.M) * float64(s.N) * float64(s.K) / d.Seconds() / 1e9
 }
 
-// Gemms times every shape in rounds rounds of seam then torch (with tools,
-// the folder of anchor_env.py), one after the other.
+// Gemms times every shape in rounds rounds: seam alone, or with tools
+// (the folder of anchor_env.py) seam and torch.mm in turns (gemmTurns).
 func Gemms(tools string, rounds int, d time.Duration) ([]GemmResult, error) {
 	res := make([]GemmResult, len(GemmShapes))
 	seam := make([][]float64, len(GemmShapes))
@@ -113,31 +232,30 @@ func Gemms(tools string, rounds int, d time.Duration) ([]GemmResult, error) {
 	for i, s := range GemmShapes {
 		res[i].GemmShape = s
 	}
+	var t *torchMM
+	if tools != "" {
+		var err error
+		if t, err = startTorchMM(tools); err != nil {
+			return nil, err
+		}
+		defer t.close()
+	}
 	for round := 0; round < max(rounds, 1); round++ {
 		for i, s := range GemmShapes {
-			med, best := TimeGemm(s, 1, d)
-			seam[i] = append(seam[i], gflops(s, med))
-			res[i].SeamBest = max(res[i].SeamBest, gflops(s, best))
-		}
-		if tools == "" {
-			continue
-		}
-		in, _ := json.Marshal(GemmShapes)
-		cmd := exec.Command("/usr/bin/python3", "-c", gemmTorch, tools, fmt.Sprint(d.Seconds()))
-		cmd.Stdin = strings.NewReader(string(in))
-		cmd.Env = append(os.Environ(), "OMP_NUM_THREADS=1")
-		out, err := cmd.Output()
-		if err != nil {
-			return nil, fmt.Errorf("torch.mm timing: %w", err)
-		}
-		var t map[string][2]float64
-		if err := json.Unmarshal(lastLine(out), &t); err != nil {
-			return nil, fmt.Errorf("torch.mm timing printed %q: %w", out, err)
-		}
-		for i, s := range GemmShapes {
-			v := t[s.Name]
-			torch[i] = append(torch[i], gflops(s, time.Duration(v[0]*float64(time.Second))))
-			res[i].TorchBest = max(res[i].TorchBest, gflops(s, time.Duration(v[1]*float64(time.Second))))
+			if t == nil {
+				med, best := TimeGemm(s, 1, d)
+				seam[i] = append(seam[i], gflops(s, med))
+				res[i].SeamBest = max(res[i].SeamBest, gflops(s, best))
+				continue
+			}
+			ss, ts, err := gemmTurns(s, t, d)
+			if err != nil {
+				return nil, err
+			}
+			seam[i] = append(seam[i], gflops(s, ss[len(ss)/2]))
+			res[i].SeamBest = max(res[i].SeamBest, gflops(s, ss[0]))
+			torch[i] = append(torch[i], gflops(s, ts[len(ts)/2]))
+			res[i].TorchBest = max(res[i].TorchBest, gflops(s, ts[0]))
 		}
 	}
 	for i := range res {
@@ -196,7 +314,8 @@ func WriteGemms(w io.Writer, rs []GemmResult) error {
 		return err
 	}
 	_, err := fmt.Fprintln(w, "\nfloat32, one thread each; OpenBLAS through torch 1.13's torch.mm with anchor_env.py's kernel choice.\n"+
-		"seam/OpenBLAS is the median over interleaved rounds of the two medians' ratio (above 1: seam is faster).")
+		"seam/OpenBLAS is the median over rounds of the two medians' ratio (above 1: seam is faster), the two timed\n"+
+		fmt.Sprintf("in turns of %v within a round so that a drift in the machine's speed falls on both.", gemmTurn))
 	return err
 }
 

@@ -68,7 +68,8 @@ func benchCmd() *cobra.Command {
 		Long: "bench run times every fixture's reference case (or MODEL.pt2 on its --case folders) on one\n" +
 			"thread, in --rounds interleaved rounds: seam, then (with --torch DIR) ONNX Runtime on the graph\n" +
 			"exported to ONNX, then (when ONNX Runtime loads) ONNX Runtime in this process on one thread running\n" +
-			"seam's own export of the program, then seam on --threads goroutines when above 1; torch_run.py\n" +
+			"seam's own export of the program, then seam on --threads goroutines when above 1 (on one, on\n" +
+			"--threads as the program chooses, and with every run split, in turns of 20 ms); torch_run.py\n" +
 			"once at the end.\n" +
 			"Run it under taskset -c 0 for one-core figures (the scripts it starts inherit the core).",
 		Args: cobra.MaximumNArgs(1),
@@ -137,9 +138,9 @@ func benchCmd() *cobra.Command {
 	gemmCmd := &cobra.Command{
 		Use:   "gemm",
 		Short: "Time the float32 matrix kernel beside OpenBLAS (through torch.mm), and on several goroutines",
-		Long: "bench gemm times seam's Sgemm on square and transformer shapes on one thread, in\n" +
-			"--rounds interleaved rounds with OpenBLAS through torch 1.13's torch.mm (with --torch DIR,\n" +
-			"the folder of anchor_env.py), then a 1024² product on one goroutine and on --threads.\n" +
+		Long: "bench gemm times seam's Sgemm on square and transformer shapes on one thread in --rounds\n" +
+			"rounds, and with --torch DIR (the folder of anchor_env.py) OpenBLAS through torch 1.13's\n" +
+			"torch.mm in turns of 50 ms with it, then a 1024² product on one goroutine and on --threads.\n" +
 			"Run it under taskset -c 0 for the one-thread figures, unpinned for the threads'.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
