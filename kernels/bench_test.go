@@ -269,3 +269,14 @@ func BenchmarkConvMobileNet(b *testing.B) {
 		b.Run(c.name+"+hardswish", func(b *testing.B) { benchWith(b, "aten.convolution.default", act, args...) })
 	}
 }
+
+// BenchmarkMaxPool: cnn's pool ([5,8,16,16], 2x2 of stride 2) with its
+// indices, and its values alone (the poolvalues pass's kernel).
+func BenchmarkMaxPool(b *testing.B) {
+	x := randTensor(rand.New(rand.NewSource(1)), 5, 8, 16, 16)
+	k := []ops.NamedArg{tv(x), pos(value.FromInts([]int64{2, 2}))}
+	b.Run("indices", func(b *testing.B) { benchKernel(b, "aten.max_pool2d_with_indices.default", k...) })
+	b.Run("values", func(b *testing.B) {
+		benchWith(b, "aten.max_pool2d_with_indices.default", kernels.MaxPool2dValues, k...)
+	})
+}

@@ -793,6 +793,19 @@ func poolArgs(arg *argReader, x *tensor.Tensor, withDilation bool, shapeBuf []in
 }
 
 func maxPool2dKernel(ctx *Context, args, out []value.Value) error {
+	return maxPool2d(ctx, args, out, true)
+}
+
+// MaxPool2dValues is the kernel of aten.max_pool2d_with_indices.default
+// for a node whose indices nothing reads (the runtime's poolvalues pass):
+// out[0] is the pooled values, bit for bit the full kernel's, and out[1]
+// is left empty. Without indices to keep, the common 2x2 window of stride
+// 2 runs as vector maxima of the window's taps in order.
+func MaxPool2dValues(ctx *Context, args, out []value.Value) error {
+	return maxPool2d(ctx, args, out, false)
+}
+
+func maxPool2d(ctx *Context, args, out []value.Value, indices bool) error {
 	defer ctx.releaseTemps()
 	arg := readArgs(args)
 	x := arg.Tensor()
@@ -808,7 +821,14 @@ func maxPool2dKernel(ctx *Context, args, out []value.Value) error {
 		return err
 	}
 	if x.DType() == tensor.Float64 {
-		return maxPool2d64(ctx, x, g, shape, out)
+		if err := maxPool2d64(ctx, x, g, shape, out); err != nil {
+			return err
+		}
+		if !indices {
+			ctx.Pool.Release(out[1].Tensor())
+			out[1] = value.Value{}
+		}
+		return nil
 	}
 	in, err := floatRows(ctx, x)
 	if err != nil {
@@ -822,12 +842,74 @@ func maxPool2dKernel(ctx *Context, args, out []value.Value) error {
 	if x.DType() == tensor.Float32 {
 		vals = tensor.Contig[float32](res)
 	}
-	idxT, err := ctx.empty(tensor.Int64, shape)
-	if err != nil {
-		ctx.Pool.Release(res)
-		return err
+	var idx []int64
+	if indices {
+		idxT, err := ctx.empty(tensor.Int64, shape)
+		if err != nil {
+			ctx.Pool.Release(res)
+			return err
+		}
+		out[1] = value.FromTensor(idxT)
+		idx = tensor.Contig[int64](idxT)
 	}
-	idx := tensor.Contig[int64](idxT)
+	if idx == nil && x.DType() == tensor.Float32 && g.pairs() {
+		g.maxPoolPairs(ctx, vals, in)
+	} else {
+		g.maxPool(ctx, vals, idx, in)
+	}
+	if x.DType() != tensor.Float32 {
+		src, err := tensor.FromSlice(vals, append([]int(nil), shape...)...)
+		if err == nil {
+			err = tensor.Copy(res, src)
+		}
+		if err != nil {
+			ctx.Pool.Release(res)
+			if indices {
+				ctx.Pool.Release(out[1].Tensor())
+				out[1] = value.Value{}
+			}
+			return err
+		}
+	}
+	out[0] = value.FromTensor(res)
+	return nil
+}
+
+// pairs reports whether g is a 2x2 window of stride 2 without padding or
+// dilation, every window whole.
+func (g poolGeom) pairs() bool {
+	return g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2 && g.ph == 0 && g.pw == 0 && g.dh == 1 && g.dw == 1 &&
+		2*g.oh <= g.h && 2*g.ow <= g.w
+}
+
+// maxPoolPairs pools a pairs() geometry: the windows' top rows and their
+// bottom rows each split into even and odd columns (four planes of taps),
+// then the running maximum of the taps in ATen's order (top even, top
+// odd, bottom even, bottom odd), as vec.KeepMax keeps it. With an even
+// number of rows the top rows of all planes are every other row of the
+// input, so each step is one call over all planes, not one per row.
+func (g poolGeom) maxPoolPairs(ctx *Context, vals, in []float32) {
+	planes, rows := g.planes, g.oh
+	if g.h != 2*g.oh {
+		planes, rows = 1, g.oh
+	}
+	n := planes * rows * g.ow
+	buf := ctx.scratchF32(4 * n)
+	e0, o0, e1, o1 := buf[:n], buf[n:2*n], buf[2*n:3*n], buf[3*n:]
+	for p := 0; p < g.planes; p += planes {
+		src := in[p*g.h*g.w:]
+		vec.DeinterleaveRows(e0, o0, g.ow, src, 2*g.w, g.ow, planes*rows)
+		vec.DeinterleaveRows(e1, o1, g.ow, src[g.w:], 2*g.w, g.ow, planes*rows)
+		dst := vals[p*g.oh*g.ow:][:n]
+		vec.KeepMax(dst, e0, o0)
+		vec.KeepMax(dst, dst, e1)
+		vec.KeepMax(dst, dst, o1)
+	}
+}
+
+// maxPool pools any geometry into vals, and the taps' flat positions
+// within their plane into idx unless it is nil.
+func (g poolGeom) maxPool(ctx *Context, vals []float32, idx []int64, in []float32) {
 	n := 0
 	// The window taps in bounds: rows i in [i0, i1) for output row y,
 	// columns j in [j0, j1) for output column xo.
@@ -855,11 +937,12 @@ func maxPool2dKernel(ctx *Context, args, out []value.Value) error {
 			full2 := i1-i0 == 2 && g.kh == 2 && g.kw == 2
 			for xo := 0; xo < g.ow; xo++ {
 				j0, j1 := cols[2*xo], cols[2*xo+1]
+				best, at := float32(math.Inf(-1)), -1
 				if full2 && j1-j0 == 2 {
 					// A whole 2x2 window, unrolled.
 					o := (y*g.sh-g.ph)*g.w + xo*g.sw - g.pw
 					r, c := g.dh*g.w, g.dw
-					best, at := src[o], o
+					best, at = src[o], o
 					if v := src[o+c]; v > best || v != v {
 						best, at = v, o+c
 					}
@@ -869,38 +952,25 @@ func maxPool2dKernel(ctx *Context, args, out []value.Value) error {
 					if v := src[o+r+c]; v > best || v != v {
 						best, at = v, o+r+c
 					}
-					vals[n], idx[n] = best, int64(at)
-					n++
-					continue
-				}
-				best, at := float32(math.Inf(-1)), -1
-				for i := i0; i < i1; i++ {
-					iy := y*g.sh - g.ph + i*g.dh
-					for j := j0; j < j1; j++ {
-						ix := xo*g.sw - g.pw + j*g.dw
-						if v := src[iy*g.w+ix]; at < 0 || v > best || v != v {
-							best, at = v, iy*g.w+ix
+				} else {
+					for i := i0; i < i1; i++ {
+						iy := y*g.sh - g.ph + i*g.dh
+						for j := j0; j < j1; j++ {
+							ix := xo*g.sw - g.pw + j*g.dw
+							if v := src[iy*g.w+ix]; at < 0 || v > best || v != v {
+								best, at = v, iy*g.w+ix
+							}
 						}
 					}
 				}
-				vals[n], idx[n] = best, int64(at)
+				vals[n] = best
+				if idx != nil {
+					idx[n] = int64(at)
+				}
 				n++
 			}
 		}
 	}
-	if x.DType() != tensor.Float32 {
-		src, err := tensor.FromSlice(vals, append([]int(nil), shape...)...)
-		if err == nil {
-			err = tensor.Copy(res, src)
-		}
-		if err != nil {
-			ctx.Pool.Release(res)
-			ctx.Pool.Release(idxT)
-			return err
-		}
-	}
-	out[0], out[1] = value.FromTensor(res), value.FromTensor(idxT)
-	return nil
 }
 
 func avgPool2dKernel(ctx *Context, args, out []value.Value) error {

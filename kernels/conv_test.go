@@ -307,3 +307,86 @@ func mustF32(t *tensor.Tensor) *tensor.Tensor {
 	}
 	return c
 }
+
+// MaxPool2dValues gives max_pool2d_with_indices' values bit for bit, and
+// no indices: on random geometry, and on 2x2 windows of stride 2 (its
+// vector path) over wide rows of ties between -0 and +0, and NaNs.
+func TestMaxPoolValues(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	ctx := NewContext()
+	odd := []float32{0, float32(math.Copysign(0, -1)), float32(math.NaN()), 1, -1}
+	for trial := 0; trial < 1500; trial++ {
+		h, w := 1+r.Intn(12), 1+r.Intn(40)
+		kh, kw, sh, sw, dh, dw, ph, pw := 2, 2, 2, 2, 1, 1, 0, 0
+		ceil := false
+		if trial%3 == 0 {
+			kh, kw = 1+r.Intn(4), 1+r.Intn(4)
+			sh, sw, dh, dw = 1+r.Intn(3), 1+r.Intn(3), 1+r.Intn(2), 1+r.Intn(2)
+			ph, pw = r.Intn(kh/2+1), r.Intn(kw/2+1)
+			ceil = r.Intn(2) == 0
+		}
+		planes := 1 + r.Intn(3)
+		src := make([]float32, planes*h*w)
+		for i := range src {
+			src[i] = odd[r.Intn(len(odd))]
+			if r.Intn(2) == 0 {
+				src[i] = float32(r.NormFloat64())
+			}
+		}
+		for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+			x, _ := tensor.FromSlice(src, planes, h, w)
+			if dt == tensor.Float64 {
+				s64 := make([]float64, len(src))
+				for i, v := range src {
+					s64[i] = float64(v)
+				}
+				x, _ = tensor.FromSlice(s64, planes, h, w)
+			}
+			args := []value.Value{value.FromTensor(x), value.FromInts([]int64{int64(kh), int64(kw)}),
+				value.FromInts([]int64{int64(sh), int64(sw)}), value.FromInts([]int64{int64(ph), int64(pw)}),
+				value.FromInts([]int64{int64(dh), int64(dw)}), value.FromBool(ceil)}
+			full, vals := make([]value.Value, 2), make([]value.Value, 2)
+			errFull := maxPool2dKernel(ctx, args, full)
+			errVals := MaxPool2dValues(ctx, args, vals)
+			if (errFull == nil) != (errVals == nil) {
+				t.Fatalf("trial %d: errors %v and %v", trial, errFull, errVals)
+			}
+			if errFull != nil {
+				continue
+			}
+			if vals[1].Kind() != value.None && vals[1].Tensor() != nil {
+				t.Fatalf("trial %d %v: indices made", trial, dt)
+			}
+			if !sameBits(full[0].Tensor(), vals[0].Tensor()) {
+				t.Fatalf("trial %d %v: h%d w%d k%dx%d s%dx%d p%dx%d d%dx%d ceil %v: values differ", trial, dt, h, w, kh, kw, sh, sw, ph, pw, dh, dw, ceil)
+			}
+			ctx.Release(full[0])
+			ctx.Release(full[1])
+			ctx.Release(vals[0])
+		}
+	}
+}
+
+// sameBits reports whether two float tensors hold the same bits (-0 and
+// +0 apart), NaNs aside, which may differ in payload only.
+func sameBits(a, b *tensor.Tensor) bool {
+	if a.DType() != b.DType() || !a.SameShape(b) {
+		return false
+	}
+	if a.DType() == tensor.Float64 {
+		x, y := tensor.Contig[float64](a), tensor.Contig[float64](b)
+		for i := range x {
+			if math.Float64bits(x[i]) != math.Float64bits(y[i]) && !(x[i] != x[i] && y[i] != y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	x, y := tensor.Contig[float32](a), tensor.Contig[float32](b)
+	for i := range x {
+		if math.Float32bits(x[i]) != math.Float32bits(y[i]) && !(x[i] != x[i] && y[i] != y[i]) {
+			return false
+		}
+	}
+	return true
+}

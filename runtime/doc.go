@@ -16,6 +16,8 @@
 //     folds into the convolution's weight and bias.
 //   - pack: the constant B operand of mm and addmm (a Linear's weight) is
 //     packed once for the matrix product.
+//   - poolvalues: a max pool whose indices nothing reads computes its
+//     values alone (aten.max_pool2d's work), 2x2 windows in vector steps.
 //   - convact: a relu, hardswish or hardsigmoid whose input is a
 //     convolution's only use runs inside the convolution.
 //   - lifetimes: after each step, the values whose last use it was are

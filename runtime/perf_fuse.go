@@ -23,6 +23,7 @@ import (
 //   - hardswish and hardsigmoid as their decomposition spells them (add 3,
 //     clamp to [0, 6] in one or two clamps, mul by x, div by 6): the
 //     aten kernels, which round the same steps (perf_fold.go).
+//   - A max pool whose indices nothing reads: kernels.MaxPool2dValues.
 //   - A convolution whose only use is relu, hardswish or hardsigmoid (once
 //     batch norm is folded into it): kernels.ConvolutionAct, which
 //     activates each output plane as soon as it is written.
@@ -32,6 +33,22 @@ import (
 // also folds batch norm into the convolution before it and packs the B
 // operand of mm/addmm once for the GEMM. Each pattern is one pass of
 // passes.go's table, by the name given there.
+
+// poolValues runs a max pool whose indices nothing reads (the usual
+// export of nn.MaxPool2d: only getitem 0 of max_pool2d_with_indices) as
+// kernels.MaxPool2dValues, which computes the same values without them:
+// aten.max_pool2d.default's work.
+func (f *fuser) poolValues(i int) bool {
+	st := &f.gp.steps[i]
+	if len(st.outs) != 2 || st.outs[1].list != nil {
+		return false
+	}
+	if s := st.outs[1].slot; s >= 0 && f.uses[s] > 0 {
+		return false
+	}
+	st.kernel, st.runs = kernels.MaxPool2dValues, "aten.max_pool2d.default"
+	return true
+}
 
 // convActivation fuses the activation step a into the convolution that
 // defines its input, when that is the convolution's only use.

@@ -17,7 +17,7 @@ import (
 
 // fusions are the exact rewrites (results keep their bits), folds those
 // that read constant weights (and round differently).
-var fusions, folds = []string{"gelu", "softmax", "hardact", "convact"}, []string{"foldbn", "pack"}
+var fusions, folds = []string{"gelu", "softmax", "hardact", "poolvalues", "convact"}, []string{"foldbn", "pack"}
 
 // fused is the options that run the fusions or not.
 func fused(on bool) Options {
@@ -255,6 +255,67 @@ func TestFusionOnlyWhereSafe(t *testing.T) {
 	for j := range want {
 		if !tensor.Equal(got[j].Tensor(), want[j].Tensor()) {
 			t.Errorf("output %d differs with fusion", j)
+		}
+	}
+}
+
+// A max pool whose indices nothing reads computes its values alone; one
+// whose indices are an output keeps the full kernel, and both give the
+// values they gave before.
+func TestPoolValuesOnlyWithoutIndices(t *testing.T) {
+	b := newGraph()
+	b.input("x", 2, 3, 8, 10)
+	ints := func(v ...int64) ir.NamedArgument {
+		return ir.NamedArgument{Arg: ir.Argument{Kind: ir.ArgInts, Ints: v}, Kind: ir.KindPositional}
+	}
+	pool := func(name string, indices bool) {
+		n := &ir.Node{Name: name, Target: "torch.ops.aten.max_pool2d_with_indices.default",
+			Inputs:  []ir.NamedArgument{{Arg: ir.Argument{Kind: ir.ArgTensor, Name: "x"}, Kind: ir.KindPositional}, ints(2, 2)},
+			Outputs: []ir.Argument{{Kind: ir.ArgTensor, Name: name + "_v"}, {Kind: ir.ArgTensor, Name: name + "_i"}}}
+		b.g.Nodes = append(b.g.Nodes, n)
+		b.meta(name+"_v", 2, 3, 4, 5)
+		b.g.TensorValues[name+"_i"] = &ir.TensorMeta{DType: ir.Int64, Sizes: []ir.SymInt{ir.IntSym(2), ir.IntSym(3), ir.IntSym(4), ir.IntSym(5)}}
+		b.output(name + "_v")
+		if indices {
+			b.g.Outputs = append(b.g.Outputs, ir.Argument{Kind: ir.ArgTensor, Name: name + "_i"})
+			b.sig.Outputs = append(b.sig.Outputs, ir.OutputSpec{Kind: ir.OutputUser, Arg: ir.Argument{Kind: ir.ArgTensor, Name: name + "_i"}})
+		}
+	}
+	pool("a", false)
+	pool("b", true)
+	load := func(opt Options) *Program {
+		p, err := Load(b.program(), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	fused, plain := load(Options{}), load(Options{Disable: []string{"poolvalues"}})
+	for _, st := range fused.plan.steps {
+		if want := map[string]string{"a": "aten.max_pool2d.default", "b": ""}[st.node.Name]; st.runs != want {
+			t.Errorf("step %s runs %q, want %q", st.node.Name, st.runs, want)
+		}
+	}
+	v := make([]float32, 2*3*8*10)
+	for j := range v {
+		v[j] = float32((j*7)%13) - 6
+	}
+	x, _ := tensor.FromSlice(v, 2, 3, 8, 10)
+	in := []value.Value{value.FromTensor(x)}
+	want, err := plain.Run(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := fused.Run(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 {
+		t.Fatalf("%d outputs, want 3", len(got))
+	}
+	for j := range want {
+		if !tensor.Equal(got[j].Tensor(), want[j].Tensor()) {
+			t.Errorf("output %d differs with poolvalues", j)
 		}
 	}
 }

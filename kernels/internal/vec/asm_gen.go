@@ -1093,6 +1093,32 @@ func avx2Binary(g *gen, name, op string, scalar, rev bool) {
 	g.p("RET")
 }
 
+// avx2KeepMax emits keepMax256: dst = later where later > cur or later is
+// NaN, else cur (8 lanes at a time, n a multiple of 8).
+func avx2KeepMax(g *gen) {
+	g.raw("\n// func keepMax256(dst, cur, later *float32, n int)\nTEXT ·keepMax256(SB), NOSPLIT, $0-32\n")
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ cur+8(FP), SI")
+	g.p("MOVQ later+16(FP), DX")
+	g.p("MOVQ n+24(FP), CX")
+	g.p("SHRQ $3, CX")
+	g.label("loop")
+	g.p("VMOVUPS (SI), Y0")
+	g.p("VMOVUPS (DX), Y1")
+	g.p("VCMPPS $0x1e, Y0, Y1, Y2") // later > cur
+	g.p("VCMPPS $3, Y1, Y1, Y3")    // later is NaN
+	g.p("VORPS Y3, Y2, Y2")
+	g.p("VBLENDVPS Y2, Y1, Y0, Y0")
+	g.p("VMOVUPS Y0, (DI)")
+	g.p("ADDQ $32, SI")
+	g.p("ADDQ $32, DX")
+	g.p("ADDQ $32, DI")
+	g.p("DECQ CX")
+	g.p("JNZ  loop")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
 // avx2GateRows emits rows of cols elements, dst's row r = x's row r op
 // gate[r*step] (gate[r*step] op x's row r when rev): 8 lanes at a time,
 // then the row's last cols%8 elements one at a time with the scalar form
@@ -2244,6 +2270,7 @@ func avx2All(g *gen) {
 	avx2Binary(g, "subSV256", "VSUBPS", true, true)
 	avx2Binary(g, "divSV256", "VDIVPS", true, true)
 	avx2Binary(g, "maxSV256", "VMAXPS", true, true)
+	avx2KeepMax(g)
 	avx2Max(g)
 	avx2ExpShiftSum(g)
 	avx2SoftmaxRows(g, false)

@@ -477,3 +477,13 @@ func gateRowsGo(op RowOp, dst, x, gate []float32, cols, step int) {
 		}
 	}
 }
+
+func keepMaxGo(dst, cur, later []float32) {
+	dst, later = dst[:len(cur)], later[:len(cur)]
+	for i, c := range cur {
+		if v := later[i]; v > c || v != v {
+			c = v
+		}
+		dst[i] = c
+	}
+}

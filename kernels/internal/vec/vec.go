@@ -422,6 +422,21 @@ func Maximum(dst, a, b []float32) {
 	}
 }
 
+// KeepMax sets dst[i] = later[i] where it is larger than cur[i] or NaN,
+// and cur[i] elsewhere: a max pool's running maximum over its window's
+// taps in order, as ATen's kernel keeps it (of equal taps the first, so
+// -0 and +0 are told apart by their order; a NaN tap wins).
+func KeepMax(dst, cur, later []float32) {
+	n := check3(dst, cur, later)
+	m := n &^ 7
+	if (useAsm || useAVX2) && m > 0 {
+		keepMax256(&dst[0], &cur[0], &later[0], m)
+	} else {
+		m = 0
+	}
+	keepMaxGo(dst[m:n], cur[m:n], later[m:n])
+}
+
 // Minimum sets dst[i] = min(a[i], b[i]), NaN when either is NaN.
 func Minimum(dst, a, b []float32) {
 	if n := check3(dst, a, b); useAsm && n >= minAsm {

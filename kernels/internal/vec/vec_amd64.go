@@ -137,6 +137,9 @@ func divSV256(dst, a *float32, s float32, n int)
 func maxSV256(dst, a *float32, s float32, n int)
 
 //go:noescape
+func keepMax256(dst, cur, later *float32, n int)
+
+//go:noescape
 func maxAVX2(x *float32, n int) float32
 
 //go:noescape

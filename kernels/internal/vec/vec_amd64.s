@@ -2719,6 +2719,29 @@ loop:
 	VZEROUPPER
 	RET
 
+// func keepMax256(dst, cur, later *float32, n int)
+TEXT ·keepMax256(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ cur+8(FP), SI
+	MOVQ later+16(FP), DX
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+loop:
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	VCMPPS $0x1e, Y0, Y1, Y2
+	VCMPPS $3, Y1, Y1, Y3
+	VORPS Y3, Y2, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET
+
 // func maxAVX2(x *float32, n int) float32
 TEXT ·maxAVX2(SB), NOSPLIT, $0-20
 	MOVQ x+0(FP), AX

@@ -61,6 +61,7 @@ func divVS256(dst, a *float32, s float32, n int)                    { panic("vec
 func subSV256(dst, a *float32, s float32, n int)                    { panic("vec: no assembly") }
 func divSV256(dst, a *float32, s float32, n int)                    { panic("vec: no assembly") }
 func maxSV256(dst, a *float32, s float32, n int)                    { panic("vec: no assembly") }
+func keepMax256(dst, cur, later *float32, n int)                    { panic("vec: no assembly") }
 func maxAVX2(x *float32, n int) float32                             { panic("vec: no assembly") }
 func expShiftSumAVX2(dst, x *float32, shift float32, n int) float64 { panic("vec: no assembly") }
 func axpyAVX2(dst, x *float32, a float32, n int)                    { panic("vec: no assembly") }

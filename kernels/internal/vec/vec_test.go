@@ -1072,3 +1072,43 @@ func testMeanRows(t *testing.T) {
 		}
 	}
 }
+
+// KeepMax keeps, lane by lane, the later value only where it is larger or
+// NaN: bit for bit the scalar rule, -0 and +0 and NaNs on either side
+// included, at every length and on every ISA path.
+func TestKeepMax(t *testing.T) { forEachISA(t, testKeepMax) }
+
+func testKeepMax(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	odd := []float32{0, float32(math.Copysign(0, -1)), float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 1, -1}
+	pick := func() float32 {
+		if r.Intn(3) == 0 {
+			return odd[r.Intn(len(odd))]
+		}
+		return float32(r.Intn(5) - 2)
+	}
+	for _, n := range lengths {
+		cur, later := make([]float32, n), make([]float32, n)
+		for i := range cur {
+			cur[i], later[i] = pick(), pick()
+		}
+		got := make([]float32, n)
+		KeepMax(got, cur, later)
+		for i := range cur {
+			want := cur[i]
+			if v := later[i]; v > want || v != v {
+				want = v
+			}
+			if math.Float32bits(got[i]) != math.Float32bits(want) {
+				t.Fatalf("n=%d [%d]: KeepMax(%g, %g) = %g (%#x), want %g (%#x)", n, i, cur[i], later[i], got[i], math.Float32bits(got[i]), want, math.Float32bits(want))
+			}
+		}
+		// In place, as a pool's running maximum is kept.
+		KeepMax(cur, cur, later)
+		for i := range cur {
+			if math.Float32bits(cur[i]) != math.Float32bits(got[i]) {
+				t.Fatalf("n=%d [%d]: in place %g, want %g", n, i, cur[i], got[i])
+			}
+		}
+	}
+}
