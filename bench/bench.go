@@ -8,6 +8,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -103,7 +104,8 @@ type RunResult struct {
 
 // RunOptions says what Runs measures besides seam on one thread.
 type RunOptions struct {
-	// Tools is the folder of torch_run.py, onnx_export.py and ort_run.js
+	// Tools is the folder of torch_run.py, onnx_export.py and ort_run.js (whose ONNX Runtime
+	// session ortTurns makes as it does)
 	// ("": seam alone).
 	Tools string
 	// Threads, when above 1, also times seam on that many goroutines.
@@ -173,43 +175,31 @@ const turnFor = 20 * time.Millisecond
 // ways timed one after the other compare spells as much as thread counts;
 // in turns, a slow spell falls on all of them alike.
 func TimeThreads(model, dir string, threads, minRuns int, minTime time.Duration) (ThreadTimings, error) {
-	var ways [3]*warmProgram
-	for i, opt := range []runtime.Options{{Threads: 1}, {Threads: threads}, {Threads: threads, FixedThreads: true}} {
+	var ways []func() ([]time.Duration, error)
+	var warm []*warmProgram
+	for _, opt := range []runtime.Options{{Threads: 1}, {Threads: threads}, {Threads: threads, FixedThreads: true}} {
 		w, err := loadWarm(model, dir, opt)
 		if err != nil {
 			return ThreadTimings{}, err
 		}
-		ways[i] = w
+		warm = append(warm, w)
+		ways = append(ways, callTurn(w.run, turnFor))
 	}
-	times := make([][]time.Duration, len(ways))
-	spent := make([]time.Duration, len(ways))
-	for done := false; !done; {
-		done = true
-		for i, w := range ways {
-			// A turn's first run is not timed: it finds the caches full of
-			// another way's weights and the workers parked.
-			if err := w.run(); err != nil {
-				return ThreadTimings{}, err
-			}
-			start := time.Now()
-			for time.Since(start) < turnFor || len(times[i]) == 0 {
-				t0 := time.Now()
-				if err := w.run(); err != nil {
-					return ThreadTimings{}, err
-				}
-				d := time.Since(t0)
-				times[i] = append(times[i], d)
-				spent[i] += d
-			}
-			done = done && len(times[i]) >= minRuns && spent[i] >= minTime
-		}
+	times, err := inTurns(ways, minRuns, minTime)
+	if err != nil {
+		return ThreadTimings{}, err
 	}
 	var t [3]Timing
-	for i, w := range ways {
-		slices.Sort(times[i])
-		t[i] = Timing{Median: times[i][len(times[i])/2], Fastest: times[i][0], Runs: len(times[i]), Uses: w.uses()}
+	for i, w := range warm {
+		t[i] = timing(times[i])
+		t[i].Uses = w.uses()
 	}
 	return ThreadTimings{One: t[0], Chosen: t[1], Split: t[2]}, nil
+}
+
+// timing is the median and fastest of sorted times.
+func timing(ts []time.Duration) Timing {
+	return Timing{Median: ts[len(ts)/2], Fastest: ts[0], Runs: len(ts)}
 }
 
 // warmProgram is a program loaded for timing, its case's inputs at hand,
@@ -293,7 +283,7 @@ func TorchRun(tools, model, dir string, repeat int) (time.Duration, error) {
 }
 
 // ExportONNX writes the case's graph as ONNX into a temporary folder for
-// ort_run.js: with shared/tools/onnx_export.py (torch 1.13's exporter at
+// ONNX Runtime (ortTurns): with shared/tools/onnx_export.py (torch 1.13's exporter at
 // the case's static sizes, ONNX Runtime's best case), or where that
 // exporter fails, with seam's own translation (package onnx, symbolic
 // sizes). It returns the file, what wrote it, and a cleanup.
@@ -333,22 +323,79 @@ func seamExport(model, file string) error {
 	return os.WriteFile(file, tr.Model.Marshal(), 0o644)
 }
 
-// OrtRun times an exported case with ort_run.js: ONNX Runtime on one
-// thread with all graph optimisations, its median and fastest run.
-func OrtRun(tools, onnxFile, dir string, repeat int) (median, fastest time.Duration, err error) {
-	out, err := exec.Command("node", filepath.Join(tools, "ort_run.js"), onnxFile, dir, fmt.Sprint(repeat)).Output()
+// ortTurns serves ONNX Runtime timings of an exported case in turns: the
+// session and the inputs made as ../shared/tools/ort_run.js makes them (one
+// intra-op and inter-op thread, all graph optimisations, sequential;
+// onnxruntime-node from SEAM_ORT_DIR or ~/.cache/seam-anchors/ort), twenty
+// warm-up runs, "ready", then for each line "SECONDS" one untimed run and
+// runs for SECONDS (at least one), their times printed as a JSON list.
+const ortTurns = `
+const fs = require('fs'); const path = require('path'); const os = require('os'); const readline = require('readline');
+const ortDir = process.env.SEAM_ORT_DIR || path.join(os.homedir(), '.cache', 'seam-anchors', 'ort');
+const ort = require(require.resolve('onnxruntime-node', { paths: [ortDir] }));
+function readNpy(p) {
+  const b = fs.readFileSync(p); const hl = b.readUInt16LE(8); const h = b.slice(10, 10 + hl).toString();
+  const descr = /'descr':\s*'([^']+)'/.exec(h)[1]; const shape = /'shape':\s*\(([^)]*)\)/.exec(h)[1].split(',').map(s => s.trim()).filter(s => s).map(Number);
+  const data = b.slice(10 + hl); const ab = data.buffer.slice(data.byteOffset, data.byteOffset + data.length);
+  const m = {'<f4': ['float32', Float32Array], '<i8': ['int64', BigInt64Array], '|b1': ['bool', Uint8Array], '<f8': ['float64', Float64Array], '<i4': ['int32', Int32Array]}[descr];
+  return { type: m[0], arr: new m[1](ab), shape };
+}
+(async () => {
+  const [model, cas] = process.argv.slice(1);
+  const s = await ort.InferenceSession.create(model, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all', executionMode: 'sequential' });
+  const ins = fs.readdirSync(cas).filter(f => f.startsWith('in_')).sort((a, b) => parseInt(a.slice(3)) - parseInt(b.slice(3)));
+  const feeds = {};
+  ins.forEach((f, i) => { const n = readNpy(path.join(cas, f)); feeds[s.inputNames[i]] = new ort.Tensor(n.type, n.type === 'bool' ? Uint8Array.from(n.arr).map(x => x) : n.arr, n.shape); });
+  for (let i = 0; i < 21; i++) await s.run(feeds);
+  console.log('ready');
+  for await (const line of readline.createInterface({ input: process.stdin })) {
+    const end = process.hrtime.bigint() + BigInt(Math.round(parseFloat(line) * 1e9));
+    await s.run(feeds);
+    const ts = [];
+    while (process.hrtime.bigint() < end || ts.length === 0) { const t0 = process.hrtime.bigint(); await s.run(feeds); ts.push(Number(process.hrtime.bigint() - t0) / 1e9); }
+    console.log(JSON.stringify(ts));
+  }
+})().catch(e => { console.error(String(e)); process.exit(1); });
+`
+
+// startORT starts ortTurns on an exported case.
+func startORT(onnxFile, dir string) (*turnTimer, error) {
+	t, err := startTurns(exec.Command("node", "-e", ortTurns, onnxFile, dir), "", true)
 	if err != nil {
-		return 0, 0, fmt.Errorf("ort_run.js: %w", err)
+		return nil, fmt.Errorf("ONNX Runtime timing: %w", err)
 	}
-	var r struct {
-		MedianS float64 `json:"median_s"`
-		MinS    float64 `json:"min_s"`
+	return t, nil
+}
+
+// anchorError is a failure of the anchor's side of turns, not seam's.
+type anchorError struct{ err error }
+
+func (e *anchorError) Error() string { return e.err.Error() }
+func (e *anchorError) Unwrap() error { return e.err }
+
+// timeWithAnchor times the case on seam (one thread) and on the anchor in
+// turns of turnFor each until each has had minRuns runs and minTime.
+func timeWithAnchor(model, dir string, anchor *turnTimer, minRuns int, minTime time.Duration) (seam, other Timing, err error) {
+	w, err := loadWarm(model, dir, runtime.Options{Threads: 1})
+	if err != nil {
+		return Timing{}, Timing{}, err
 	}
-	if err := json.Unmarshal(lastLine(out), &r); err != nil {
-		return 0, 0, fmt.Errorf("ort_run.js printed %q: %w", out, err)
+	times, err := inTurns([]func() ([]time.Duration, error){
+		callTurn(w.run, turnFor),
+		func() ([]time.Duration, error) {
+			ts, err := anchor.turn(fmt.Sprint(turnFor.Seconds()))
+			if err != nil {
+				return nil, &anchorError{fmt.Errorf("ONNX Runtime timing: %w", err)}
+			}
+			return ts, nil
+		},
+	}, minRuns, minTime)
+	if err != nil {
+		return Timing{}, Timing{}, err
 	}
-	sec := func(v float64) time.Duration { return time.Duration(v * float64(time.Second)) }
-	return sec(r.MedianS), sec(r.MinS), nil
+	seam, other = timing(times[0]), timing(times[1])
+	seam.Uses = 1
+	return seam, other, nil
 }
 
 func lastLine(b []byte) []byte {
@@ -417,8 +464,35 @@ func runCase(c RunCase, model, dir string, o RunOptions) RunResult {
 	r.Min, r.OrtMin, r.ThreadsMin = time.Duration(math.MaxInt64), time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
 	r.ThreadsOneMin = time.Duration(math.MaxInt64)
 	r.OrtSeamMin = time.Duration(math.MaxInt64)
+	var ortTimer *turnTimer
+	if onnxFile != "" {
+		t, err := startORT(onnxFile, dir)
+		if err != nil {
+			r.Err = err.Error()
+		} else {
+			ortTimer = t
+			defer t.close()
+		}
+	}
 	for round := 0; round < o.Rounds; round++ {
-		one, err := TimeRun(model, dir, 1, o.MinRuns, o.MinTime)
+		// seam on one thread, and ONNX Runtime in turns with it.
+		var one Timing
+		var err error
+		if ortTimer != nil {
+			var ort Timing
+			one, ort, err = timeWithAnchor(model, dir, ortTimer, o.MinRuns, o.MinTime)
+			if err == nil {
+				ortMeds = append(ortMeds, float64(ort.Median))
+				ortRatios = append(ortRatios, float64(one.Median)/float64(ort.Median))
+				r.OrtMin = min(r.OrtMin, ort.Fastest)
+			} else if ae := (*anchorError)(nil); errors.As(err, &ae) {
+				// The anchor failed, not seam: seam is timed alone from now on.
+				r.Err, ortTimer = err.Error(), nil
+				one, err = TimeRun(model, dir, 1, o.MinRuns, o.MinTime)
+			}
+		} else {
+			one, err = TimeRun(model, dir, 1, o.MinRuns, o.MinTime)
+		}
 		if err != nil {
 			r.Err = err.Error()
 			return r
@@ -426,16 +500,6 @@ func runCase(c RunCase, model, dir string, o RunOptions) RunResult {
 		med, fastest, runs := one.Median, one.Fastest, one.Runs
 		meds = append(meds, float64(med))
 		r.Min, r.Runs = min(r.Min, fastest), r.Runs+runs
-		if onnxFile != "" {
-			om, of, err := OrtRun(o.Tools, onnxFile, dir, 200)
-			if err != nil {
-				r.Err, onnxFile = err.Error(), ""
-			} else {
-				ortMeds = append(ortMeds, float64(om))
-				ortRatios = append(ortRatios, float64(med)/float64(om))
-				r.OrtMin = min(r.OrtMin, of)
-			}
-		}
 		if seamExport {
 			om, of, err := TimeORTSeamExport(model, dir, o.MinRuns, o.MinTime)
 			if err != nil {

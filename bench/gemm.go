@@ -1,17 +1,13 @@
 package bench
 
 import (
-	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -78,88 +74,24 @@ for line in sys.stdin:
 // gemmTurn is how long seam and torch.mm each run a shape in their turn.
 const gemmTurn = 50 * time.Millisecond
 
-// torchMM is a running gemmTorch.
-type torchMM struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Scanner
-}
-
-func startTorchMM(tools string) (*torchMM, error) {
+// startTorchMM starts gemmTorch and gives it the shapes.
+func startTorchMM(tools string) (*turnTimer, error) {
 	cmd := exec.Command("/usr/bin/python3", "-c", gemmTorch, tools)
 	cmd.Env = append(os.Environ(), "OMP_NUM_THREADS=1")
-	return startTimer(cmd)
-}
-
-// startTimer starts cmd as a gemmTorch (or a stand-in for it in tests).
-func startTimer(cmd *exec.Cmd) (*torchMM, error) {
-	cmd.Stderr = new(strings.Builder)
-	in, err := cmd.StdinPipe()
+	shapes, _ := json.Marshal(GemmShapes)
+	t, err := startTurns(cmd, string(shapes), false)
 	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("torch.mm timing: %w", err)
 	}
-	t := &torchMM{cmd: cmd, in: in, out: bufio.NewScanner(out)}
-	shapes, _ := json.Marshal(GemmShapes)
-	if _, err := fmt.Fprintf(in, "%s\n", shapes); err != nil {
-		return nil, t.fail(err)
-	}
 	return t, nil
-}
-
-// turn times s for about d (after an untimed call).
-func (t *torchMM) turn(s GemmShape, d time.Duration) ([]time.Duration, error) {
-	if _, err := fmt.Fprintf(t.in, "%s %g\n", s.Name, d.Seconds()); err != nil {
-		return nil, t.fail(err)
-	}
-	if !t.out.Scan() {
-		err := t.out.Err()
-		if err == nil {
-			err = errors.New("no answer")
-		}
-		return nil, t.fail(err)
-	}
-	var secs []float64
-	if err := json.Unmarshal(t.out.Bytes(), &secs); err != nil || len(secs) == 0 {
-		return nil, t.fail(fmt.Errorf("printed %q", t.out.Bytes()))
-	}
-	ts := make([]time.Duration, len(secs))
-	for i, v := range secs {
-		ts[i] = time.Duration(v * float64(time.Second))
-	}
-	return ts, nil
-}
-
-// fail stops the process and says why it failed, with its stderr's end.
-func (t *torchMM) fail(err error) error {
-	t.close()
-	msg := strings.TrimSpace(t.cmd.Stderr.(*strings.Builder).String())
-	if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
-		msg = msg[i+1:]
-	}
-	return fmt.Errorf("torch.mm timing: %v: %s", err, msg)
-}
-
-func (t *torchMM) close() {
-	t.in.Close()
-	t.cmd.Wait()
 }
 
 // TimeGemm times seam's Sgemm (on threads goroutines) on s for about d:
 // the median and fastest call.
 func TimeGemm(s GemmShape, threads int, d time.Duration) (median, fastest time.Duration) {
 	f := seamGemm(s, threads)
-	for i := 0; i < 3; i++ {
-		f()
-	}
-	ts := timeCalls(f, d)
-	return ts[len(ts)/2], ts[0]
+	median, fastest, _, _ = timeRuns(func() error { f(); return nil }, 5, d)
+	return median, fastest
 }
 
 // seamGemm is a call of seam's Sgemm on s with operands of its own.
@@ -179,44 +111,26 @@ func seamGemm(s GemmShape, threads int) func() {
 	return func() { gemm.SgemmThreads(threads, false, s.TransB, s.M, s.N, s.K, 1, a, s.K, b, ldb, 0, c, s.N) }
 }
 
-// timeCalls times calls of f for about d, at least five, sorted.
-func timeCalls(f func(), d time.Duration) []time.Duration {
-	var ts []time.Duration
-	for end := time.Now().Add(d); time.Now().Before(end) || len(ts) < 5; {
-		t0 := time.Now()
-		f()
-		ts = append(ts, time.Since(t0))
-	}
-	slices.Sort(ts)
-	return ts
-}
-
 // gemmTurns times s on seam (one thread) and on torch.mm in turns of
 // gemmTurn each (a turn's first call untimed) until each has spent d: a
 // drift in the machine's speed, 1.5-2x within seconds on a shared host,
 // then falls on both alike. It returns the sorted times of each.
-func gemmTurns(s GemmShape, t *torchMM, d time.Duration) (seam, torch []time.Duration, err error) {
+func gemmTurns(s GemmShape, t *turnTimer, d time.Duration) (seam, torch []time.Duration, err error) {
 	f := seamGemm(s, 1)
-	var spentSeam, spentTorch time.Duration
-	for spentSeam < d || spentTorch < d {
-		f()
-		for end := time.Now().Add(gemmTurn); time.Now().Before(end); {
-			t0 := time.Now()
-			f()
-			dt := time.Since(t0)
-			seam, spentSeam = append(seam, dt), spentSeam+dt
-		}
-		ts, err := t.turn(s, gemmTurn)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, dt := range ts {
-			torch, spentTorch = append(torch, dt), spentTorch+dt
-		}
+	times, err := inTurns([]func() ([]time.Duration, error){
+		callTurn(func() error { f(); return nil }, gemmTurn),
+		func() ([]time.Duration, error) {
+			ts, err := t.turn(fmt.Sprintf("%s %g", s.Name, gemmTurn.Seconds()))
+			if err != nil {
+				return nil, fmt.Errorf("torch.mm timing: %w", err)
+			}
+			return ts, nil
+		},
+	}, 1, d)
+	if err != nil {
+		return nil, nil, err
 	}
-	slices.Sort(seam)
-	slices.Sort(torch)
-	return seam, torch, nil
+	return times[0], times[1], nil
 }
 
 func gflops(s GemmShape, d time.Duration) float64 {
@@ -232,7 +146,7 @@ func Gemms(tools string, rounds int, d time.Duration) ([]GemmResult, error) {
 	for i, s := range GemmShapes {
 		res[i].GemmShape = s
 	}
-	var t *torchMM
+	var t *turnTimer
 	if tools != "" {
 		var err error
 		if t, err = startTorchMM(tools); err != nil {

@@ -108,8 +108,10 @@ func WriteRuns(w io.Writer, rs []RunResult) error {
 		}
 	}
 	note := "\nseam/ORT is the median over interleaved rounds of seam's median on one thread over ONNX Runtime's\n" +
-		"(one thread, all graph optimisations, on the graph exported to ONNX); fastest/fastest compares the\n" +
-		"fastest runs, the figure least disturbed by other jobs. Below 1: seam is faster."
+		"(one thread, all graph optimisations, on the graph exported to ONNX, its session made as ort_run.js\n" +
+		fmt.Sprintf("makes it), the two timed in turns of %v within a round so that a drift in the machine's speed\n", turnFor) +
+		"falls on both; fastest/fastest compares the fastest runs, the figure least disturbed by other jobs.\n" +
+		"Below 1: seam is faster."
 	switch {
 	case threads > 0:
 		note = fmt.Sprintf("\nspeedup is the median over interleaved rounds of seam's median on one thread over its median on %d,\n"+

@@ -66,8 +66,9 @@ func benchCmd() *cobra.Command {
 		Use:   "run [MODEL.pt2 --case DIR [--case DIR ...]]",
 		Short: "Time the fixtures' reference cases (or a program's cases) beside ONNX Runtime and PyTorch",
 		Long: "bench run times every fixture's reference case (or MODEL.pt2 on its --case folders) on one\n" +
-			"thread, in --rounds interleaved rounds: seam, then (with --torch DIR) ONNX Runtime on the graph\n" +
-			"exported to ONNX, then (when ONNX Runtime loads) ONNX Runtime in this process on one thread running\n" +
+			"thread, in --rounds interleaved rounds: seam, and (with --torch DIR) in turns of 20 ms with it\n" +
+			"ONNX Runtime on the graph exported to ONNX (a node process making its session as ort_run.js does),\n" +
+			"then (when ONNX Runtime loads) ONNX Runtime in this process on one thread running\n" +
 			"seam's own export of the program, then seam on --threads goroutines when above 1 (on one, on\n" +
 			"--threads as the program chooses, and with every run split, in turns of 20 ms); torch_run.py\n" +
 			"once at the end.\n" +

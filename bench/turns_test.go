@@ -1,11 +1,15 @@
 package bench
 
 import (
+	"errors"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/seam-rt/seam/fixtures"
 )
 
 // A stand-in for gemmTorch: it reads the shapes, then answers every turn
@@ -15,7 +19,7 @@ const fakeTorchMM = `read shapes; while read name secs; do echo "[0.02, 0.01]"; 
 // gemmTurns gives seam and torch.mm turns until each has spent the time
 // asked, and returns both sides' times sorted.
 func TestGemmTurns(t *testing.T) {
-	tm, err := startTimer(exec.Command("sh", "-c", fakeTorchMM))
+	tm, err := startTurns(exec.Command("sh", "-c", fakeTorchMM), "shapes", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +56,7 @@ func TestGemmTurnsBadTimer(t *testing.T) {
 		{`read shapes; read turn; echo nonsense`, `printed "nonsense"`},
 		{`read shapes; echo 'no module named torch' >&2; exit 1`, "no module named torch"},
 	} {
-		tm, err := startTimer(exec.Command("sh", "-c", c.script))
+		tm, err := startTurns(exec.Command("sh", "-c", c.script), "shapes", false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,5 +64,39 @@ func TestGemmTurnsBadTimer(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.script, err, c.want)
 		}
+	}
+}
+
+// seam and an anchor take turns on a case until each has its runs and
+// time; a failing anchor is an anchorError, not seam's failure.
+func TestTimeWithAnchor(t *testing.T) {
+	model := fixtures.Model("mlp")
+	dir := filepath.Join(filepath.Dir(model), "io", "case0")
+	anchor, err := startTurns(exec.Command("sh", "-c", `echo ready; while read secs; do echo "[0.004, 0.002, 0.003]"; done`), "", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer anchor.close()
+	seam, ort, err := timeWithAnchor(model, dir, anchor, 5, 3*turnFor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seam.Runs < 5 || seam.Median <= 0 || seam.Fastest > seam.Median || seam.Uses != 1 {
+		t.Errorf("seam: %+v", seam)
+	}
+	if ort.Median != 3*time.Millisecond || ort.Fastest != 2*time.Millisecond || ort.Runs%3 != 0 || ort.Runs < 3*int(3*turnFor/(9*time.Millisecond)) {
+		t.Errorf("anchor: %+v", ort)
+	}
+	dead, err := startTurns(exec.Command("sh", "-c", `echo ready; read secs; echo 'session lost' >&2; exit 1`), "", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = timeWithAnchor(model, dir, dead, 5, turnFor)
+	var ae *anchorError
+	if !errors.As(err, &ae) || !strings.Contains(err.Error(), "session lost") {
+		t.Errorf("a dying anchor: %v", err)
+	}
+	if _, err := startTurns(exec.Command("sh", "-c", `echo 'no onnxruntime-node' >&2; exit 1`), "", true); err == nil || !strings.Contains(err.Error(), "no onnxruntime-node") {
+		t.Errorf("an anchor that never gets ready: %v", err)
 	}
 }
