@@ -104,9 +104,9 @@ type RunResult struct {
 
 // RunOptions says what Runs measures besides seam on one thread.
 type RunOptions struct {
-	// Tools is the folder of torch_run.py, onnx_export.py and ort_run.js (whose ONNX Runtime
-	// session ortTurns makes as it does)
-	// ("": seam alone).
+	// Tools is the folder of torch_run.py, onnx_export.py and ort_run.js
+	// (whose ONNX Runtime session ortTurns makes as it does); "": seam
+	// alone.
 	Tools string
 	// Threads, when above 1, also times seam on that many goroutines.
 	Threads int
