@@ -314,9 +314,12 @@ func (cv *conv) depthwise8() bool {
 }
 
 // runDepthwise8 computes a depthwise convolution eight channels at a time:
-// one item is one (block of eight channels, sample), split across
+// one item is one (sample, block of eight channels), split across
 // goroutines when ctx.Threads allows; the channels past the last multiple
-// of eight run in the plane-at-a-time kernel.
+// of eight run in the plane-at-a-time kernel. Items go sample by sample,
+// so a split gives each goroutine whole samples, as the products and the
+// elementwise kernels around it do: each core reads the planes it wrote
+// rather than the other core's.
 func (cv *conv) runDepthwise8(ctx *Context, macs float64) {
 	hw, plane, taps := cv.h*cv.w, cv.oh*cv.ow, cv.kh*cv.kw
 	wp := cv.w + 2*cv.pw
@@ -372,10 +375,11 @@ func (cv *conv) depthwise8Len() int {
 	return ((cv.h+2*cv.ph)*(cv.w+2*cv.pw) + cv.oh*cv.ow + cv.kh*cv.kw + 1) * 8
 }
 
-// depthwise8Blocks computes items [lo, hi) (item i is channels 8*(i/n) to
-// 8*(i/n)+7 of sample i%n): the eight input planes packed into the padded
-// pixels (whose border stays zero from the first clear), vec.TapsHWC8,
-// the result unpacked into the output planes and activated there.
+// depthwise8Blocks computes items [lo, hi) (item i is channels 8*(i%nb)
+// to 8*(i%nb)+7 of sample i/nb, for the nb blocks of eight): the eight
+// input planes packed into the padded pixels (whose border stays zero
+// from the first clear), vec.TapsHWC8, the result unpacked into the
+// output planes and activated there.
 func (cv *conv) depthwise8Blocks(lo, hi int, buf []float32, inPix, outPix, offs, wPix vec.Pixels) {
 	hw, plane, taps := cv.h*cv.w, cv.oh*cv.ow, offs.Len()
 	pad := buf[:(cv.h+2*cv.ph)*(cv.w+2*cv.pw)*8]
@@ -384,9 +388,10 @@ func (cv *conv) depthwise8Blocks(lo, hi int, buf []float32, inPix, outPix, offs,
 	bias := buf[len(pad)+len(pix)+len(w):][:8]
 	clear(pad)
 	clear(bias)
+	nb := cv.groups / 8
 	for it := lo; it < hi; it++ {
-		g, b := it/cv.n*8, it%cv.n
-		if it == lo || b == 0 {
+		g, b := it%nb*8, it/nb
+		if it == lo || nb > 1 {
 			vec.PackHWC8(w, wPix, cv.wt[g*taps:], taps)
 			if cv.bias != nil {
 				copy(bias, cv.bias[g:g+8])
@@ -419,15 +424,48 @@ func (cv *conv) pointwise1x1(threads int) {
 }
 
 // pointwise computes a 1x1 convolution without groups as one product of
-// the weight by the pixels of all samples (gemm.SgemmBatchColsThreads: a
+// the weight by the pixels of all samples (gemm.SgemmBatchColsThen: a
 // small plane's pixels alone would leave most of a register tile empty,
 // and A would be packed once per sample), the bias added in the product's
-// registers, then the activation over the whole output.
+// registers, then the activation on each split's columns as soon as they
+// are final: on the core that wrote them, rather than over the whole
+// output on the caller's.
 func (cv *conv) pointwise(threads int) {
 	plane := cv.oh * cv.ow
-	gemm.SgemmBatchColsThreads(threads, cv.o, plane, cv.c, cv.n, 1, cv.wt, cv.c, cv.in, plane, cv.c*plane, 0, cv.dst, plane, cv.o*plane, cv.bias)
+	var then func(lo, hi int)
 	if cv.act != nil {
-		cv.act(cv.dst, cv.dst)
+		then = cv.activateCols
+	}
+	gemm.SgemmBatchColsThen(threads, cv.o, plane, cv.c, cv.n, 1, cv.wt, cv.c, cv.in, plane, cv.c*plane, 0, cv.dst, plane, cv.o*plane, cv.bias, then)
+}
+
+// activateCols activates columns [lo, hi) of the samples' pixels laid end
+// to end (column j is pixel j%plane of sample j/plane) in every output
+// channel: the whole samples among them in one call, since their planes
+// are contiguous, the part-samples at either end row by row.
+func (cv *conv) activateCols(lo, hi int) {
+	plane := cv.oh * cv.ow
+	rows := func(s, p0, p1 int) {
+		for o := 0; o < cv.o; o++ {
+			seg := cv.dst[(s*cv.o+o)*plane:][p0:p1]
+			cv.act(seg, seg)
+		}
+	}
+	first, last := (lo+plane-1)/plane, hi/plane // the whole samples [first, last)
+	if first > last {
+		// lo and hi fall within one sample.
+		rows(lo/plane, lo%plane, hi%plane)
+		return
+	}
+	if lo%plane != 0 {
+		rows(lo/plane, lo%plane, plane)
+	}
+	if first < last {
+		whole := cv.dst[first*cv.o*plane : last*cv.o*plane]
+		cv.act(whole, whole)
+	}
+	if hi%plane != 0 {
+		rows(last, 0, hi%plane)
 	}
 }
 

@@ -261,6 +261,10 @@ func TestConvolutionActMatchesTwoOps(t *testing.T) {
 		actK, _ := Lookup(act)
 		for _, c := range []struct{ n, c, h, o, k, s, g int }{
 			{2, 8, 12, 8, 3, 1, 8}, {2, 3, 16, 16, 3, 2, 1}, {3, 32, 9, 48, 1, 1, 1}, {1, 16, 20, 32, 3, 1, 1}, {3, 56, 1, 216, 1, 1, 1},
+			// Pointwise products split on four threads, the activation run
+			// per split: splits that end inside a sample after whole ones,
+			// and splits inside one sample.
+			{8, 40, 6, 216, 1, 1, 1}, {2, 16, 30, 64, 1, 1, 1},
 		} {
 			for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
 				for _, threads := range []int{1, 4} {

@@ -21,6 +21,16 @@ import (
 // through packed copies. Each element is computed as on one goroutine,
 // whatever threads is.
 func SgemmBatchColsThreads(threads, m, n, k, batch int, alpha float32, a []float32, lda int, b []float32, ldb, strideB int, beta float32, c []float32, ldc, strideC int, bias []float32) {
+	SgemmBatchColsThen(threads, m, n, k, batch, alpha, a, lda, b, ldb, strideB, beta, c, ldc, strideC, bias, nil)
+}
+
+// SgemmBatchColsThen is SgemmBatchColsThreads followed by then(lo, hi) on
+// each range [lo, hi) of the batch*n columns (column j is column j%n of
+// sample j/n) once those columns of every row of C are final, on the
+// goroutine that computed them: an activation applied there runs in the
+// split and while its columns are still in that core's cache. The ranges
+// cover [0, batch*n) once.
+func SgemmBatchColsThen(threads, m, n, k, batch int, alpha float32, a []float32, lda int, b []float32, ldb, strideB int, beta float32, c []float32, ldc, strideC int, bias []float32, then func(lo, hi int)) {
 	checkBatch("B", batch, k, n, b, ldb, strideB, false)
 	checkBatch("C", batch, m, n, c, ldc, strideC, true)
 	checkMatrix("A", false, m, k, a, lda)
@@ -43,9 +53,12 @@ func SgemmBatchColsThreads(threads, m, n, k, batch int, alpha float32, a []float
 				}
 			}
 		}
+		if then != nil {
+			then(0, n*batch)
+		}
 		return
 	}
-	gemmBatchCols(sActive, threads, m, n, k, batch, alpha, a, lda, b, ldb, strideB, beta, c, ldc, strideC, bias)
+	gemmBatchCols(sActive, threads, m, n, k, batch, alpha, a, lda, b, ldb, strideB, beta, c, ldc, strideC, bias, then)
 }
 
 // checkBatch panics unless x holds batch rows×cols matrices of row stride
@@ -69,17 +82,22 @@ func checkBatch[T float](name string, batch, rows, cols int, x []T, ld, stride i
 }
 
 // gemmBatchCols runs the batched product (arguments validated, m, n, k,
-// batch >= 1) on strips of whole column panels of the batch*n columns.
-func gemmBatchCols[T float](kn *kernel[T], threads, m, n, k, batch int, alpha T, a []T, lda int, b []T, ldb, sb int, beta T, c []T, ldc, sc int, bias []T) {
+// batch >= 1) on strips of whole column panels of the batch*n columns,
+// each followed by then (unless nil) on its columns.
+func gemmBatchCols[T float](kn *kernel[T], threads, m, n, k, batch int, alpha T, a []T, lda int, b []T, ldb, sb int, beta T, c []T, ldc, sc int, bias []T, then func(lo, hi int)) {
 	total := n * batch
+	strip := func(lo, hi int) {
+		batchCols(kn, lo, hi, m, n, k, alpha, a, lda, b, ldb, sb, beta, c, ldc, sc, bias)
+		if then != nil {
+			then(lo, hi)
+		}
+	}
 	strips := par.Chunks(threads, (total+kn.nr-1)/kn.nr, float64(m)*float64(k)*float64(kn.nr))
 	if strips <= 1 {
-		batchCols(kn, 0, total, m, n, k, alpha, a, lda, b, ldb, sb, beta, c, ldc, sc, bias)
+		strip(0, total)
 		return
 	}
-	par.For(strips, total, kn.nr, func(lo, hi int) {
-		batchCols(kn, lo, hi, m, n, k, alpha, a, lda, b, ldb, sb, beta, c, ldc, sc, bias)
-	})
+	par.For(strips, total, kn.nr, strip)
 }
 
 // batchCols computes columns [lo, hi) of the batch*n (lo a multiple of nr)

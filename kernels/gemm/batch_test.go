@@ -103,7 +103,7 @@ func (p *batchProblem[T]) verify(t *testing.T, f func(p *batchProblem[T])) {
 
 func withBatchKernel[T float](kn *kernel[T], threads int) func(p *batchProblem[T]) {
 	return func(p *batchProblem[T]) {
-		gemmBatchCols(kn, threads, p.m, p.n, p.k, p.batch, p.alpha, p.a, p.lda, p.b, p.ldb, p.sb, p.beta, p.c, p.ldc, p.sc, p.bias)
+		gemmBatchCols(kn, threads, p.m, p.n, p.k, p.batch, p.alpha, p.a, p.lda, p.b, p.ldb, p.sb, p.beta, p.c, p.ldc, p.sc, p.bias, nil)
 	}
 }
 
