@@ -59,10 +59,11 @@ func (src bSource[T]) block(s *scratch[T], direct bool, pc, jc, kc, nc, nr int) 
 
 // stripWeight is a strip's multiply-add's work for par.Chunks: a half,
 // since every strip packs all of A again, so a product splits only when
-// each strip has twice par.MinWork of multiply-adds. Measured under load
-// on two cores (interleaved rounds, bert_tiny's 524k-multiply-add
-// products with n = 64): at weight 1 they split and the model ran at
-// 0.75-1.16x its one-thread speed, at a half 0.92-1.13x.
+// each strip has twice par.MinWork of multiply-adds. (Measured when
+// MinWork was 1<<18, under load on two cores, bert_tiny's 524k-multiply-add
+// products with n = 64: at weight 1 they split and the model ran at
+// 0.75-1.16x its one-thread speed, at a half 0.92-1.13x; at 1<<15 they
+// split at a half too, and the model runs 9% faster than at 1<<18.)
 const stripWeight = 0.5
 
 // streamWeight is the weight instead for a product of fewer than two

@@ -280,19 +280,22 @@ func TestThreadsGiveIdenticalResults(t *testing.T) {
 	}
 }
 
-// TestStrips: a product of few rows over a packed B (mobilenet_tiny_b8's
-// classifier, 8 rows) splits where the same product over a plain B, which
-// every strip packs, and bert_tiny's 524k-multiply-add products do not.
+// TestStrips: a product of few rows over a packed B splits where the same
+// product over a plain B, which every strip packs, does not (98,304
+// multiply-adds: between two and four times par.MinWork); mobilenet_tiny_b8's
+// classifier ([8,432]x[432,256]) and large products split, small ones and
+// a single panel do not.
 func TestStrips(t *testing.T) {
 	for _, c := range []struct {
 		m, n, k int
 		packed  bool
 		want    int
 	}{
+		{8, 96, 128, true, 2},
+		{8, 96, 128, false, 1},
 		{8, 256, 432, true, 2},
-		{8, 256, 432, false, 1},
-		{64, 64, 128, true, 1},
-		{64, 64, 128, false, 1},
+		{16, 32, 32, true, 1},
+		{16, 32, 32, false, 1},
 		{8, 16, 432, true, 1}, // one panel of columns
 		{256, 1024, 1024, false, 2},
 	} {

@@ -2,6 +2,7 @@ package par
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -270,5 +271,20 @@ func TestWorkersWatchThroughARun(t *testing.T) {
 			t.Fatal("workers still spinning 5s after the run ended")
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// The caller claims a region's chunks from the front and workers from the
+// back, each chunk once, so that on two threads the caller runs the first
+// chunks of every region and a worker the last.
+func TestCallerClaimsFrontWorkersBack(t *testing.T) {
+	r := newRegion(nil, 50, 5, 1)
+	var got []int
+	for _, front := range []bool{true, false, false, true, true, false, true} {
+		got = append(got, r.claim(front))
+	}
+	want := []int{0, 4, 3, 1, 2, -1, -1}
+	if !slices.Equal(got, want) {
+		t.Fatalf("claims (front, back, back, front, front, back, front) = %v, want %v", got, want)
 	}
 }

@@ -54,15 +54,48 @@ const (
 	yieldEvery = 1 << 14
 )
 
-// region is one For call: k chunks, claimed by index.
+// region is one For call: k chunks, claimed by index, the caller's from
+// the front and the workers' from the back. So on two threads the caller
+// runs the first half of every region and the worker the second (unless
+// it comes late), and consecutive kernels that split the same way (by
+// samples, say) each find on their core the part they wrote, where a
+// race for the next chunk would hand the halves out by chance and move
+// each op's output between the cores' caches half the time.
 type region struct {
-	fn       func(i, lo, hi int)
-	id       uint64 // which offer this is, so a worker serves it once
-	n, k     int
-	align    int
-	next     atomic.Int32  // the next chunk to claim
+	fn    func(i, lo, hi int)
+	id    uint64 // which offer this is, so a worker serves it once
+	n, k  int
+	align int
+	// left is the chunks not yet claimed, [front, back): front in the low
+	// 32 bits, back in the high 32 (newRegion sets back to k).
+	left     atomic.Uint64
 	finished atomic.Int32  // chunks done
 	done     chan struct{} // closed by the chunk that finishes last
+}
+
+func newRegion(fn func(i, lo, hi int), n, k, align int) *region {
+	r := &region{fn: fn, n: n, k: k, align: align, done: make(chan struct{})}
+	r.left.Store(uint64(k) << 32)
+	return r
+}
+
+// claim takes the first unclaimed chunk (front) or the last, or returns
+// -1 when none is left.
+func (r *region) claim(front bool) int {
+	for {
+		v := r.left.Load()
+		f, b := v&(1<<32-1), v>>32
+		if f >= b {
+			return -1
+		}
+		if front {
+			if r.left.CompareAndSwap(v, v+1) {
+				return int(f)
+			}
+		} else if r.left.CompareAndSwap(v, (b-1)<<32|f) {
+			return int(b - 1)
+		}
+	}
 }
 
 // chunk runs chunk i.
@@ -71,11 +104,12 @@ func (r *region) chunk(i int) {
 	r.fn(i, lo, hi)
 }
 
-// work claims and runs chunks until none is left, and says how many it ran.
-func (r *region) work() int {
+// work claims and runs chunks (from the front for the caller, from the
+// back for a worker) until none is left, and says how many it ran.
+func (r *region) work(front bool) int {
 	for ran := 0; ; ran++ {
-		i := int(r.next.Add(1)) - 1
-		if i >= r.k {
+		i := r.claim(front)
+		if i < 0 {
 			return ran
 		}
 		r.chunk(i)
@@ -187,7 +221,7 @@ func (p *pool) worker() {
 		for spins := 1; ; spins++ {
 			if r := p.slot.Load(); r != nil && r.id != last {
 				last = r.id
-				ran := r.work()
+				ran := r.work(false)
 				p.served.Add(int64(ran))
 				looked = time.Now()
 				if ran > 0 {
