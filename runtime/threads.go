@@ -35,11 +35,14 @@ const (
 	// again: what pays on an idle machine costs on a busy one, where a
 	// split waits for a worker the OS has put aside.
 	tuneFor = 10 * time.Second
-	// A close call (Threads' fastest run within tuneClear of one
-	// thread's, either side of the margin) stands only tuneUnsure: on a
-	// machine whose speed drifts, one measurement can land in a slow
-	// spell for one way and a fast one for the other, and a wrong
-	// choice then lasts a second rather than ten.
+	// A close call (Threads' fastest run within a factor tuneClear of
+	// one thread's, either way) stands only tuneUnsure: on a machine
+	// whose speed drifts, one measurement can land in a slow spell for
+	// one way and a fast one for the other, and a wrong choice then
+	// lasts a second rather than ten. So does a choice that reverses the
+	// binding's last one, until a measurement confirms it: a host that
+	// takes the second core away for a few milliseconds (a VM's
+	// neighbours) makes Threads look slow for exactly the runs measured.
 	tuneClear  = 0.8
 	tuneUnsure = time.Second
 )
@@ -87,6 +90,7 @@ type threadTrial struct {
 	timed   [2]int
 	decided bool
 	use     int
+	last    int       // the choice before this measurement (0: none)
 	until   time.Time // when the choice is measured again
 }
 
@@ -130,7 +134,7 @@ func (t *threadTuner) choose(bind sym.Bindings) (threads, way int) {
 			return tr.use, -1
 		}
 		// Measure again, without a warm-up: the frame is warm.
-		*tr = threadTrial{bind: tr.bind, runs: tuneWarmup}
+		*tr = threadTrial{bind: tr.bind, runs: tuneWarmup, last: tr.use}
 	}
 	tr.runs++
 	if tr.runs <= tuneWarmup {
@@ -192,7 +196,7 @@ func (t *threadTuner) record(bind sym.Bindings, way int, d time.Duration) {
 			tr.use = t.threads
 		}
 		tr.until = t.now().Add(tuneFor)
-		if ratio > tuneClear && ratio <= 1 {
+		if ratio > tuneClear && ratio < 1/tuneClear || tr.last != 0 && tr.last != tr.use {
 			tr.until = t.now().Add(tuneUnsure)
 		}
 	}

@@ -144,7 +144,8 @@ func TestProgramChoosesThreads(t *testing.T) {
 }
 
 // A choice stands for tuneFor; the run after that measures again, both
-// ways, without a warm-up, and chooses anew.
+// ways, without a warm-up, and chooses anew; a choice that reverses the
+// last stands tuneUnsure, until a measurement confirms it.
 func TestThreadTunerMeasuresAgain(t *testing.T) {
 	now := time.Unix(1000, 0)
 	tu := newThreadTuner(2)
@@ -186,11 +187,21 @@ func TestThreadTunerMeasuresAgain(t *testing.T) {
 	if th, way := tu.choose(bind); th != 1 || way != -1 {
 		t.Fatalf("measured again with threads three times slower: %d threads, timed %d", th, way)
 	}
+	// That reversed the last choice, so it stands only tuneUnsure; once
+	// confirmed, tuneFor.
+	now = now.Add(tuneUnsure + time.Millisecond)
+	measure(time.Millisecond, 3*time.Millisecond)
+	now = now.Add(tuneUnsure + time.Millisecond)
+	for range fastMax + 1 {
+		if th, way := tu.choose(bind); th != 1 || way != -1 {
+			t.Fatalf("a confirmed choice, after tuneUnsure: %d threads, timed %d", th, way)
+		}
+	}
 }
 
-// A close call, Threads' fastest run within tuneClear of one thread's on
-// either side of the margin, stands only tuneUnsure; a clear one, either
-// way, tuneFor.
+// A close call, Threads' fastest run within a factor tuneClear of one
+// thread's either way, stands only tuneUnsure; a clear one, either way,
+// tuneFor.
 func TestThreadTunerCloseCallsMeasureSooner(t *testing.T) {
 	for _, c := range []struct {
 		name      string
@@ -201,8 +212,9 @@ func TestThreadTunerCloseCallsMeasureSooner(t *testing.T) {
 		{"threads clearly pay", time.Millisecond, 600 * time.Microsecond, 2, tuneFor},
 		{"threads pay a little", time.Millisecond, 900 * time.Microsecond, 2, tuneUnsure},
 		{"within the margin", time.Millisecond, 970 * time.Microsecond, 1, tuneUnsure},
-		{"threads cost a little", time.Millisecond, 1050 * time.Microsecond, 1, tuneFor},
-		{"threads cost", time.Millisecond, 1200 * time.Microsecond, 1, tuneFor},
+		{"threads cost a little", time.Millisecond, 1050 * time.Microsecond, 1, tuneUnsure},
+		{"threads cost", time.Millisecond, 1200 * time.Microsecond, 1, tuneUnsure},
+		{"threads cost much", time.Millisecond, 1300 * time.Microsecond, 1, tuneFor},
 	} {
 		now := time.Unix(1000, 0)
 		tu := newThreadTuner(2)
