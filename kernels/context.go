@@ -43,6 +43,11 @@ func (c *Context) EndRun() {
 	}
 }
 
+// Splits counts the kernels, process-wide, that have cut their work in
+// chunks for other goroutines so far: unchanged across a run on several
+// threads, it says that no kernel of the run was large enough to split.
+func Splits() uint64 { return par.Offers() }
+
 // NewContext makes a Context with a fresh pool.
 func NewContext() *Context { return &Context{Pool: tensor.NewPool()} }
 

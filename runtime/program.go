@@ -12,6 +12,7 @@ import (
 
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/irtext"
+	"github.com/seam-rt/seam/kernels"
 	"github.com/seam-rt/seam/sym"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
@@ -31,10 +32,11 @@ type Options struct {
 	// FixedThreads makes every run use Threads. Without it a program
 	// asked for more than one measures, per binding of its symbols, its
 	// first runs on Threads and on one thread (five each, after three
-	// warm-ups) and then uses the faster (ThreadChoices says which),
-	// measuring again after ten seconds (the machine's load changes what
-	// pays), or after one when the two were close, so more threads never
-	// make a model slower than one.
+	// warm-ups) and then uses the faster (ThreadChoices says which; one
+	// thread, without timing it, when no kernel split in the runs on
+	// Threads), measuring again after ten seconds (the machine's load
+	// changes what pays), or after one when the two were close or the
+	// choice changed, so more threads never make a model slower than one.
 	FixedThreads bool
 	// TrustRecordedContract checks each module's calls against the
 	// contract its delegate record holds even where it differs from the
@@ -431,15 +433,16 @@ func (p *Program) exec(ctx context.Context, inputs []value.Value, bind sym.Bindi
 		ranOn(f.kctx.Threads)
 	}
 	var start time.Time
+	var splits uint64
 	if way >= 0 {
-		start = time.Now()
+		start, splits = time.Now(), kernels.Splits()
 	}
 	outs, err := f.runProgram(ctx, p.plan, p.graphArgs(inputs))
 	if err != nil {
 		return nil, nil, err
 	}
 	if way >= 0 {
-		p.tuner.record(bind, way, time.Since(start))
+		p.tuner.record(bind, way, time.Since(start), kernels.Splits() != splits)
 	}
 	user := make([]value.Value, 0, p.nUser)
 	for i, o := range p.outputs {

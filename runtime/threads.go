@@ -16,8 +16,9 @@ import (
 // it: for each binding of its symbols (the input sizes), its first runs
 // are timed on Threads and then on one thread, and from then on it uses
 // the faster, until it measures again (tuneFor, or tuneUnsure after a
-// close call). Kernels compute the same bits whatever the thread count, so the
-// choice changes only the time.
+// close call). When no kernel split in the runs on Threads, one thread is
+// chosen without timing it. Kernels compute the same bits whatever the
+// thread count, so the choice changes only the time.
 
 const (
 	// tuneWarmup is how many untimed runs a binding gets first, on
@@ -88,6 +89,7 @@ type threadTrial struct {
 	runs    int              // runs started, warm-up included
 	best    [2]time.Duration // fastest run on one thread, on Threads
 	timed   [2]int
+	split   bool // a kernel split in one of the runs on Threads
 	decided bool
 	use     int
 	last    int       // the choice before this measurement (0: none)
@@ -102,6 +104,9 @@ type ThreadChoice struct {
 	Threads   int
 	One, Many time.Duration
 	Use       int
+	// Splits says whether a kernel split its work in a run on Threads;
+	// when none did, runs use one thread, and One was not measured.
+	Splits bool
 }
 
 func newThreadTuner(threads int) *threadTuner {
@@ -175,9 +180,11 @@ func (t *threadTuner) giveFast(key uint64, tr *threadTrial) {
 	t.fast.Store(f)
 }
 
-// record adds a run choose timed (way 0 or 1) and makes the choice once both ways have had
-// their runs.
-func (t *threadTuner) record(bind sym.Bindings, way int, d time.Duration) {
+// record adds a run choose timed (way 0 or 1; split: whether a kernel of
+// the run split its work) and makes the choice once both ways have had
+// their runs, or once Threads' runs have and none split: then threads
+// cannot pay, and a measurement of one thread would only let noise choose.
+func (t *threadTuner) record(bind sym.Bindings, way int, d time.Duration, split bool) {
 	key := t.key(bind)
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -189,6 +196,12 @@ func (t *threadTuner) record(bind sym.Bindings, way int, d time.Duration) {
 		tr.best[way] = d
 	}
 	tr.timed[way]++
+	tr.split = tr.split || way == 1 && split
+	if tr.timed[1] >= tuneRuns && !tr.split {
+		tr.decided, tr.use = true, 1
+		tr.until = t.now().Add(tuneFor)
+		return
+	}
 	if tr.timed[0] >= tuneRuns && tr.timed[1] >= tuneRuns {
 		ratio := float64(tr.best[1]) / float64(tr.best[0])
 		tr.decided, tr.use = true, 1
@@ -225,7 +238,7 @@ func (t *threadTuner) choices() []ThreadChoice {
 	defer t.mu.Unlock()
 	var out []ThreadChoice
 	for _, tr := range t.byBind {
-		c := ThreadChoice{Bind: tr.bind, Threads: t.threads, One: tr.best[0], Many: tr.best[1]}
+		c := ThreadChoice{Bind: tr.bind, Threads: t.threads, One: tr.best[0], Many: tr.best[1], Splits: tr.split}
 		if tr.decided {
 			c.Use = tr.use
 		}

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -51,7 +52,7 @@ func TestThreadTunerChooses(t *testing.T) {
 			if i%3 == 2 {
 				d *= 3
 			}
-			tu.record(bind, way, d)
+			tu.record(bind, way, d, true)
 		}
 		if runs != [2]int{tuneRuns, tuneRuns} {
 			t.Fatalf("%s: timed %v runs each way, want %d", c.name, runs, tuneRuns)
@@ -87,6 +88,75 @@ func TestThreadTunerBounded(t *testing.T) {
 	}
 	if th, way := tu.choose(sym.Bindings{"s0": -1}); th != 2 || way != -1 {
 		t.Fatalf("a binding past the bound: %d threads, timed %d", th, way)
+	}
+}
+
+// When no run on Threads split a kernel, the choice is one thread as soon
+// as Threads' runs are timed, however fast they looked: no run on one
+// thread is timed, and the choice says nothing split.
+func TestThreadTunerNothingSplits(t *testing.T) {
+	tu := newThreadTuner(2)
+	bind := sym.Bindings{"s0": 5}
+	for range tuneWarmup {
+		tu.choose(bind)
+	}
+	for i := range tuneRuns {
+		th, way := tu.choose(bind)
+		if th != 2 || way != 1 {
+			t.Fatalf("timed run %d: %d threads, way %d; want Threads first", i, th, way)
+		}
+		// Faster on Threads by chance (noise), but nothing split.
+		tu.record(bind, way, 50*time.Microsecond, false)
+	}
+	for range 3 {
+		if th, way := tu.choose(bind); th != 1 || way != -1 {
+			t.Fatalf("after Threads' runs split nothing: %d threads, timed %d; want 1, untimed", th, way)
+		}
+	}
+	ch := tu.choices()
+	if len(ch) != 1 || ch[0].Use != 1 || ch[0].Splits || ch[0].One != 0 || ch[0].Many != 50*time.Microsecond {
+		t.Fatalf("choices %+v", ch)
+	}
+	// One run that split is enough to time both ways.
+	tu = newThreadTuner(2)
+	for range tuneWarmup {
+		tu.choose(bind)
+	}
+	for i := range 2 * tuneRuns {
+		_, way := tu.choose(bind)
+		if way < 0 {
+			t.Fatalf("timed run %d not timed", i)
+		}
+		d := 100 * time.Microsecond
+		if way == 1 {
+			d = 50 * time.Microsecond
+		}
+		tu.record(bind, way, d, i == 2)
+	}
+	if ch := tu.choices(); len(ch) != 1 || ch[0].Use != 2 || !ch[0].Splits {
+		t.Fatalf("a run that split, then threads twice as fast: choices %+v", ch)
+	}
+}
+
+// A program too small for any kernel to split (mlp) settles on one thread
+// after its runs on Threads, without timing one.
+func TestProgramThatNeverSplitsUsesOneThread(t *testing.T) {
+	p := loadFixtureWith(t, "mlp", Options{Threads: 2})
+	in := caseInputs(t, "mlp", "case0")
+	var used []int
+	ranOn = func(threads int) { used = append(used, threads) }
+	defer func() { ranOn = nil }()
+	for range tuneWarmup + tuneRuns + 3 {
+		if _, err := p.Run(context.Background(), in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ch := p.ThreadChoices()
+	if len(ch) != 1 || ch[0].Use != 1 || ch[0].Splits || ch[0].One != 0 {
+		t.Fatalf("choices %+v (runs on %v)", ch, used)
+	}
+	if got := used[len(used)-3:]; !slices.Equal(got, []int{1, 1, 1}) {
+		t.Fatalf("runs after the choice used %v threads", got)
 	}
 }
 
@@ -167,7 +237,7 @@ func TestThreadTunerMeasuresAgain(t *testing.T) {
 			if way == 1 {
 				d = many
 			}
-			tu.record(bind, way, d)
+			tu.record(bind, way, d, true)
 			timed++
 		}
 	}
@@ -229,7 +299,7 @@ func TestThreadTunerCloseCallsMeasureSooner(t *testing.T) {
 			if way == 1 {
 				d = c.many
 			}
-			tu.record(bind, way, d)
+			tu.record(bind, way, d, true)
 		}
 		now = now.Add(c.stands - time.Millisecond)
 		if th, way := tu.choose(bind); th != c.use || way != -1 {
@@ -277,7 +347,7 @@ func TestThreadTunerFastChoice(t *testing.T) {
 				if way == 1 {
 					d = many
 				}
-				tu.record(bind, way, d)
+				tu.record(bind, way, d, true)
 			}
 		}
 	}

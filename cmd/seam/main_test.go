@@ -310,6 +310,7 @@ func TestRunThreadsChoice(t *testing.T) {
 				Use     int              `json:"use"`
 				One     float64          `json:"one_thread_min_ms"`
 				Many    float64          `json:"threads_min_ms"`
+				Splits  bool             `json:"splits"`
 			} `json:"threads"`
 		} `json:"latency"`
 	}
@@ -319,7 +320,7 @@ func TestRunThreadsChoice(t *testing.T) {
 		t.Fatal(err)
 	}
 	th := d.Latency.Threads
-	if len(th) != 1 || th[0].Threads != 2 || (th[0].Use != 1 && th[0].Use != 2) || th[0].One <= 0 || th[0].Many <= 0 || len(th[0].Bind) == 0 {
+	if len(th) != 1 || th[0].Threads != 2 || (th[0].Use != 1 && th[0].Use != 2) || th[0].One <= 0 || th[0].Many <= 0 || len(th[0].Bind) == 0 || !th[0].Splits {
 		t.Fatalf("--threads 2 --repeat 12: threads %+v\n%s", th, out)
 	}
 	text := mustSeam(t, "run", model, "--case", caseDir, "--threads", "2", "--repeat", "3")
@@ -333,5 +334,11 @@ func TestRunThreadsChoice(t *testing.T) {
 	}
 	if len(d.Latency.Threads) != 0 {
 		t.Fatalf("--fixed-threads measured %+v", d.Latency.Threads)
+	}
+	// A program no kernel of which splits says so, and runs on one.
+	mlp := fixtures.Model("mlp")
+	text = mustSeam(t, "run", mlp, "--case", filepath.Join(filepath.Dir(mlp), "io", "case0"), "--threads", "2", "--repeat", "12")
+	if !strings.Contains(text, "no kernel is large enough to split on 2") || !strings.Contains(text, "runs use 1") {
+		t.Fatalf("mlp on two threads does not say that nothing splits:\n%s", text)
 	}
 }

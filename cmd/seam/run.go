@@ -50,8 +50,9 @@ func runCmd() *cobra.Command {
 			"--threads N lets one run use N goroutines inside large kernels (default: the cores\n" +
 			"available); results are the same whatever N. A program run on more than one thread\n" +
 			"times its first runs at each input size on N and on one thread (three untimed\n" +
-			"warm-ups, then five each way) and keeps the faster, measuring again every ten\n" +
-			"seconds (every second after a close call), so that threads do not make it slower;\n" +
+			"warm-ups, then five each way) and keeps the faster (one, untimed, when no kernel\n" +
+			"split in the runs on N), measuring again every ten seconds (every second after a\n" +
+			"close call or a changed choice), so that threads do not make it slower;\n" +
 			"--repeat says what it measured, and --fixed-threads splits every run instead.\n" +
 			"--disable-pass NAME runs the program without one of the runtime's plan rewrites\n" +
 			"(fusions, folds, buffer reuse; the names are under Flags below), to tell whether a\n" +
@@ -491,6 +492,7 @@ type threadsRecord struct {
 	OneMinMS  float64          `json:"one_thread_min_ms"`
 	ManyMinMS float64          `json:"threads_min_ms"`
 	Use       int              `json:"use"`
+	Splits    bool             `json:"splits"`
 }
 
 type delegateTimes struct {
@@ -535,7 +537,7 @@ func timeRuns(ctx context.Context, prog *runtime.Program, vals []value.Value, n 
 		l.Delegates = append(l.Delegates, delegateTimes{Module: m, Backend: d.Backend, MSPerRun: float64(d.Nanos) / 1e6 / float64(n), Calls: d.Calls})
 	}
 	for _, c := range prog.ThreadChoices() {
-		l.Threads = append(l.Threads, threadsRecord{Bind: c.Bind, Threads: c.Threads, OneMinMS: ms(c.One), ManyMinMS: ms(c.Many), Use: c.Use})
+		l.Threads = append(l.Threads, threadsRecord{Bind: c.Bind, Threads: c.Threads, OneMinMS: ms(c.One), ManyMinMS: ms(c.Many), Use: c.Use, Splits: c.Splits})
 	}
 	sort.Slice(l.Threads, func(i, j int) bool { return fmt.Sprint(l.Threads[i].Bind) < fmt.Sprint(l.Threads[j].Bind) })
 	return l, nil
@@ -550,6 +552,10 @@ func (l *latency) writeText(w io.Writer) {
 		}
 		if t.Use == 0 {
 			fmt.Fprintf(w, "  threads%s: still measuring one against %d (fastest so far %.3f ms and %.3f ms)\n", at, t.Threads, t.OneMinMS, t.ManyMinMS)
+			continue
+		}
+		if !t.Splits {
+			fmt.Fprintf(w, "  threads%s: no kernel is large enough to split on %d (fastest run %.3f ms): runs use %d\n", at, t.Threads, t.ManyMinMS, t.Use)
 			continue
 		}
 		fmt.Fprintf(w, "  threads%s: fastest run %.3f ms on one, %.3f ms on %d: runs use %d\n", at, t.OneMinMS, t.ManyMinMS, t.Threads, t.Use)

@@ -291,6 +291,12 @@ func (p *pool) woke(useful bool) {
 // that splits says so: its workers watch for regions from its start to its
 // end, parking only when their thread loses its core.
 
+// Offers is how many regions the process has offered its workers so far
+// (For calls that cut their work in chunks, whether or not a worker took
+// one): a caller that sees it unchanged across a run knows nothing in the
+// run split.
+func Offers() uint64 { return workers.offers.Load() }
+
 // BeginRun tells the workers that a run that splits has begun: until the
 // matching EndRun they watch for regions whatever the gaps between them,
 // and parked workers are woken now, to be watching by its first region.
