@@ -63,11 +63,29 @@ type threadTuner struct {
 }
 
 // fastChoice is a decided binding's choice, given to the next left runs
-// at that binding without looking at the clock.
+// at that binding without looking at the clock. The binding is kept as
+// its symbols and values, compared by lookups: ranging over the run's
+// map and hashing its names for the key cost more than the rest of the
+// fast path.
 type fastChoice struct {
-	key  uint64
-	use  int
-	left atomic.Int32
+	key   uint64
+	names []string
+	vals  []int64
+	use   int
+	left  atomic.Int32
+}
+
+// at reports whether bind is the choice's binding.
+func (f *fastChoice) at(bind sym.Bindings) bool {
+	if len(bind) != len(f.names) {
+		return false
+	}
+	for i, name := range f.names {
+		if v, ok := bind[name]; !ok || v != f.vals[i] {
+			return false
+		}
+	}
+	return true
 }
 
 const fastMax = 64
@@ -119,10 +137,17 @@ func newThreadTuner(threads int) *threadTuner {
 // choose returns the goroutines the next run at bind uses, and which way
 // it is timed (0: one thread, 1: Threads; -1: not timed).
 func (t *threadTuner) choose(bind sym.Bindings) (threads, way int) {
-	key := t.key(bind)
-	if f := t.fast.Load(); f != nil && f.key == key && f.left.Add(-1) >= 0 {
-		return f.use, -1
+	if f := t.fast.Load(); f != nil && f.at(bind) {
+		// A load and a store, not an atomic decrement: concurrent runs may
+		// both take the same count, which at worst lets a few more runs
+		// through before the clock is read, and the lock prefix would cost
+		// a tenth of what the fast path does.
+		if n := f.left.Load(); n > 0 {
+			f.left.Store(n - 1)
+			return f.use, -1
+		}
 	}
+	key := t.key(bind)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	tr := t.byBind[key]
@@ -170,12 +195,21 @@ func (t *threadTuner) giveFast(key uint64, tr *threadTrial) {
 	if tr.use > 1 {
 		way = 1
 	}
-	n := fastRuns(tr.best[way])
+	run := tr.best[way]
+	if tr.timed[way] == 0 {
+		// One thread, chosen without timing it (nothing split): its runs
+		// take about as long as Threads' did.
+		run = tr.best[1-way]
+	}
+	n := fastRuns(run)
 	if f := t.fast.Load(); f != nil && f.key == key && f.use == tr.use {
 		f.left.Store(n)
 		return
 	}
 	f := &fastChoice{key: key, use: tr.use}
+	for name, v := range tr.bind {
+		f.names, f.vals = append(f.names, name), append(f.vals, v)
+	}
 	f.left.Store(n)
 	t.fast.Store(f)
 }
@@ -219,6 +253,9 @@ func (t *threadTuner) record(bind sym.Bindings, way int, d time.Duration, split 
 // map's entries does not matter, of each name's hash and its value mixed
 // (splitmix64's finalizer).
 func (t *threadTuner) key(bind sym.Bindings) uint64 {
+	if len(bind) == 0 {
+		return 0 // without ranging over the map, a tenth of a tiny model's choice
+	}
 	var k uint64
 	for name, v := range bind {
 		x := maphash.String(t.seed, name) + uint64(v)*0x9e3779b97f4a7c15

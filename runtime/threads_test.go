@@ -117,6 +117,14 @@ func TestThreadTunerNothingSplits(t *testing.T) {
 	if len(ch) != 1 || ch[0].Use != 1 || ch[0].Splits || ch[0].One != 0 || ch[0].Many != 50*time.Microsecond {
 		t.Fatalf("choices %+v", ch)
 	}
+	// The next runs take the choice without the clock, as many as the
+	// runs' length allows (Threads' runs stand for one thread's).
+	tu.now = func() time.Time { t.Fatal("the clock was read for a run within fastRuns"); return time.Time{} }
+	for range fastRuns(50*time.Microsecond) - 3 {
+		if th, way := tu.choose(bind); th != 1 || way != -1 {
+			t.Fatalf("%d threads, timed %d", th, way)
+		}
+	}
 	// One run that split is enough to time both ways.
 	tu = newThreadTuner(2)
 	for range tuneWarmup {
