@@ -43,10 +43,12 @@ func (c *Context) EndRun() {
 	}
 }
 
-// Splits counts the kernels, process-wide, that have cut their work in
-// chunks for other goroutines so far: unchanged across a run on several
-// threads, it says that no kernel of the run was large enough to split.
-func Splits() uint64 { return par.Offers() }
+// Splits counts, process-wide, the kernels that have cut their work in
+// chunks for other goroutines so far (regions), and the chunks those
+// goroutines ran (helped). Across a run on several threads, regions
+// unchanged says no kernel of the run was large enough to split; helped
+// far below regions, that the other goroutines rarely got a core.
+func Splits() (regions, helped uint64) { return par.Offers(), par.Served() }
 
 // NewContext makes a Context with a fresh pool.
 func NewContext() *Context { return &Context{Pool: tensor.NewPool()} }

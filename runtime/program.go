@@ -35,8 +35,9 @@ type Options struct {
 	// warm-ups) and then uses the faster (ThreadChoices says which; one
 	// thread, without timing it, when no kernel split in the runs on
 	// Threads), measuring again after ten seconds (the machine's load
-	// changes what pays), or after one when the two were close or the
-	// choice changed, so more threads never make a model slower than one.
+	// changes what pays), or after one when the two were close, the
+	// choice changed or the workers rarely got a core, so more threads
+	// never make a model slower than one.
 	FixedThreads bool
 	// TrustRecordedContract checks each module's calls against the
 	// contract its delegate record holds even where it differs from the
@@ -433,16 +434,19 @@ func (p *Program) exec(ctx context.Context, inputs []value.Value, bind sym.Bindi
 		ranOn(f.kctx.Threads)
 	}
 	var start time.Time
-	var splits uint64
+	var regions, helped uint64
 	if way >= 0 {
-		start, splits = time.Now(), kernels.Splits()
+		start = time.Now()
+		regions, helped = kernels.Splits()
 	}
 	outs, err := f.runProgram(ctx, p.plan, p.graphArgs(inputs))
 	if err != nil {
 		return nil, nil, err
 	}
 	if way >= 0 {
-		p.tuner.record(bind, way, time.Since(start), kernels.Splits() != splits)
+		d := time.Since(start)
+		r, h := kernels.Splits()
+		p.tuner.record(bind, way, d, splitBetween(regions, helped, r, h))
 	}
 	user := make([]value.Value, 0, p.nUser)
 	for i, o := range p.outputs {

@@ -46,7 +46,22 @@ const (
 	// neighbours) makes Threads look slow for exactly the runs measured.
 	tuneClear  = 0.8
 	tuneUnsure = time.Second
+	// A choice made while most runs on Threads ran alone (their workers
+	// ran chunks of fewer than half their splits: the host had the other
+	// cores elsewhere, or the workers woke too late) stands only
+	// tuneUnsure too, so that a few milliseconds without them do not
+	// decide for the next ten seconds.
 )
+
+// runSplit is what the kernels of a timed run did: whether any split its
+// work, and whether the workers ran chunks of fewer than half the splits.
+type runSplit struct{ split, alone bool }
+
+// splitBetween is what a run did between two readings of kernels.Splits.
+func splitBetween(regions0, helped0, regions1, helped1 uint64) runSplit {
+	regions, helped := regions1-regions0, helped1-helped0
+	return runSplit{split: regions > 0, alone: regions > 0 && helped*2 < regions}
+}
 
 // threadTuner holds the choice per binding.
 type threadTuner struct {
@@ -108,6 +123,7 @@ type threadTrial struct {
 	best    [2]time.Duration // fastest run on one thread, on Threads
 	timed   [2]int
 	split   bool // a kernel split in one of the runs on Threads
+	alone   int  // timed runs on Threads that ran alone
 	decided bool
 	use     int
 	last    int       // the choice before this measurement (0: none)
@@ -214,11 +230,11 @@ func (t *threadTuner) giveFast(key uint64, tr *threadTrial) {
 	t.fast.Store(f)
 }
 
-// record adds a run choose timed (way 0 or 1; split: whether a kernel of
-// the run split its work) and makes the choice once both ways have had
-// their runs, or once Threads' runs have and none split: then threads
-// cannot pay, and a measurement of one thread would only let noise choose.
-func (t *threadTuner) record(bind sym.Bindings, way int, d time.Duration, split bool) {
+// record adds a run choose timed (way 0 or 1; rs: what its kernels did)
+// and makes the choice once both ways have had their runs, or once
+// Threads' runs have and none split: then threads cannot pay, and a
+// measurement of one thread would only let noise choose.
+func (t *threadTuner) record(bind sym.Bindings, way int, d time.Duration, rs runSplit) {
 	key := t.key(bind)
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -230,7 +246,10 @@ func (t *threadTuner) record(bind sym.Bindings, way int, d time.Duration, split 
 		tr.best[way] = d
 	}
 	tr.timed[way]++
-	tr.split = tr.split || way == 1 && split
+	tr.split = tr.split || way == 1 && rs.split
+	if way == 1 && rs.alone {
+		tr.alone++
+	}
 	if tr.timed[1] >= tuneRuns && !tr.split {
 		tr.decided, tr.use = true, 1
 		tr.until = t.now().Add(tuneFor)
@@ -243,7 +262,7 @@ func (t *threadTuner) record(bind sym.Bindings, way int, d time.Duration, split 
 			tr.use = t.threads
 		}
 		tr.until = t.now().Add(tuneFor)
-		if ratio > tuneClear && ratio < 1/tuneClear || tr.last != 0 && tr.last != tr.use {
+		if ratio > tuneClear && ratio < 1/tuneClear || tr.last != 0 && tr.last != tr.use || 2*tr.alone > tr.timed[1] {
 			tr.until = t.now().Add(tuneUnsure)
 		}
 	}

@@ -52,7 +52,7 @@ func TestThreadTunerChooses(t *testing.T) {
 			if i%3 == 2 {
 				d *= 3
 			}
-			tu.record(bind, way, d, true)
+			tu.record(bind, way, d, runSplit{split: true})
 		}
 		if runs != [2]int{tuneRuns, tuneRuns} {
 			t.Fatalf("%s: timed %v runs each way, want %d", c.name, runs, tuneRuns)
@@ -106,7 +106,7 @@ func TestThreadTunerNothingSplits(t *testing.T) {
 			t.Fatalf("timed run %d: %d threads, way %d; want Threads first", i, th, way)
 		}
 		// Faster on Threads by chance (noise), but nothing split.
-		tu.record(bind, way, 50*time.Microsecond, false)
+		tu.record(bind, way, 50*time.Microsecond, runSplit{})
 	}
 	for range 3 {
 		if th, way := tu.choose(bind); th != 1 || way != -1 {
@@ -139,10 +139,79 @@ func TestThreadTunerNothingSplits(t *testing.T) {
 		if way == 1 {
 			d = 50 * time.Microsecond
 		}
-		tu.record(bind, way, d, i == 2)
+		tu.record(bind, way, d, runSplit{split: i == 2})
 	}
 	if ch := tu.choices(); len(ch) != 1 || ch[0].Use != 2 || !ch[0].Splits {
 		t.Fatalf("a run that split, then threads twice as fast: choices %+v", ch)
+	}
+}
+
+// A choice made while most runs on Threads ran alone (their workers ran
+// few of their chunks) stands only tuneUnsure: five runs in a spell when
+// the host had the other core elsewhere do not decide for tuneFor.
+func TestThreadTunerRunsAloneMeasureSooner(t *testing.T) {
+	for _, alone := range []int{0, 2, 3, tuneRuns} {
+		now := time.Unix(1000, 0)
+		tu := newThreadTuner(2)
+		tu.now = func() time.Time { return now }
+		bind := sym.Bindings{}
+		for range tuneWarmup {
+			tu.choose(bind)
+		}
+		n := 0
+		for range 2 * tuneRuns {
+			_, way := tu.choose(bind)
+			d, rs := 100*time.Microsecond, runSplit{split: true}
+			if way == 1 {
+				d = 200 * time.Microsecond
+				rs.alone = n < alone
+				n++
+			}
+			tu.record(bind, way, d, rs)
+		}
+		stands := tuneFor
+		if 2*alone > tuneRuns {
+			stands = tuneUnsure
+		}
+		if ch := tu.choices(); len(ch) != 1 || ch[0].Use != 1 {
+			t.Fatalf("%d runs alone: choices %+v", alone, ch)
+		}
+		now = now.Add(stands - time.Millisecond)
+		for range fastMax + 1 {
+			if _, way := tu.choose(bind); way != -1 {
+				t.Fatalf("%d runs alone: timed again before %v", alone, stands)
+			}
+		}
+		now = now.Add(2 * time.Millisecond)
+		timed := false
+		for range fastMax + 1 {
+			if _, way := tu.choose(bind); way != -1 {
+				timed = true
+				break
+			}
+		}
+		if !timed {
+			t.Fatalf("%d runs alone: not timed again after %v", alone, stands)
+		}
+	}
+}
+
+// A run split when a kernel offered a region, and ran alone when the
+// workers ran chunks of fewer than half the regions.
+func TestSplitBetween(t *testing.T) {
+	for _, c := range []struct {
+		r0, h0, r1, h1 uint64
+		want           runSplit
+	}{
+		{5, 3, 5, 3, runSplit{}},
+		{5, 3, 25, 23, runSplit{split: true}},
+		{5, 3, 25, 13, runSplit{split: true}},
+		{5, 3, 25, 12, runSplit{split: true, alone: true}},
+		{5, 3, 25, 3, runSplit{split: true, alone: true}},
+	} {
+		if got := splitBetween(c.r0, c.h0, c.r1, c.h1); got != c.want {
+			t.Errorf("splitBetween(%d, %d, %d, %d) = %+v, want %+v", c.r0, c.h0, c.r1, c.h1, got, c.want)
+		}
 	}
 }
 
@@ -245,7 +314,7 @@ func TestThreadTunerMeasuresAgain(t *testing.T) {
 			if way == 1 {
 				d = many
 			}
-			tu.record(bind, way, d, true)
+			tu.record(bind, way, d, runSplit{split: true})
 			timed++
 		}
 	}
@@ -307,7 +376,7 @@ func TestThreadTunerCloseCallsMeasureSooner(t *testing.T) {
 			if way == 1 {
 				d = c.many
 			}
-			tu.record(bind, way, d, true)
+			tu.record(bind, way, d, runSplit{split: true})
 		}
 		now = now.Add(c.stands - time.Millisecond)
 		if th, way := tu.choose(bind); th != c.use || way != -1 {
@@ -355,7 +424,7 @@ func TestThreadTunerFastChoice(t *testing.T) {
 				if way == 1 {
 					d = many
 				}
-				tu.record(bind, way, d, true)
+				tu.record(bind, way, d, runSplit{split: true})
 			}
 		}
 	}

@@ -297,6 +297,9 @@ func (p *pool) woke(useful bool) {
 // run split.
 func Offers() uint64 { return workers.offers.Load() }
 
+// Served is how many chunks the process's workers have run so far.
+func Served() uint64 { return uint64(workers.served.Load()) }
+
 // BeginRun tells the workers that a run that splits has begun: until the
 // matching EndRun they watch for regions whatever the gaps between them,
 // and parked workers are woken now, to be watching by its first region.
