@@ -31,8 +31,8 @@ type Options struct {
 	Threads int
 	// FixedThreads makes every run use Threads. Without it a program
 	// asked for more than one measures, per binding of its symbols, its
-	// first runs on Threads and on one thread (five each, after three
-	// warm-ups) and then uses the faster (ThreadChoices says which; one
+	// first runs on Threads and on one thread (ten each, in blocks of
+	// five, after three warm-ups) and then uses the faster (ThreadChoices says which; one
 	// thread, without timing it, when no kernel split in the runs on
 	// Threads), measuring again after ten seconds (the machine's load
 	// changes what pays), or after one when the two were close, the

@@ -22,9 +22,11 @@ import (
 
 const (
 	// tuneWarmup is how many untimed runs a binding gets first, on
-	// Threads; tuneRuns how many timed runs each way before the choice.
+	// Threads; tuneRuns how many timed runs each way before the choice,
+	// in blocks of tuneBlock.
 	tuneWarmup = 3
-	tuneRuns   = 5
+	tuneRuns   = 10
+	tuneBlock  = 5
 	// tuneMargin: several threads are kept only when their fastest run
 	// beats one thread's by this factor, so noise does not buy a split
 	// that does not pay.
@@ -188,14 +190,15 @@ func (t *threadTuner) choose(bind sym.Bindings) (threads, way int) {
 		// process's pool of workers.
 		return t.threads, -1
 	}
-	// Threads' runs first and together, right after the warm-up: the
-	// process's workers park after a short idle spin, so runs on Threads
+	// Blocks of runs, Threads' first, right after the warm-up, then one
+	// thread's, and again: runs on Threads together, since the process's
+	// workers park after a short idle spin, so runs on Threads
 	// alternating with longer ones on one thread would each begin by
-	// waking parked workers, which steady runs do not.
-	way = 0
-	if tr.runs-tuneWarmup <= tuneRuns {
-		way = 1
-	}
+	// waking parked workers, which steady runs do not; two blocks each
+	// way, so that a spell of a few milliseconds when the machine is
+	// slower (or its other cores taken) falls on one block of one way,
+	// not on all of its runs.
+	way = 1 - (tr.runs-tuneWarmup-1)/tuneBlock%2
 	if tr.timed[way] >= tuneRuns {
 		way = 1 - way
 	}
@@ -250,7 +253,7 @@ func (t *threadTuner) record(bind sym.Bindings, way int, d time.Duration, rs run
 	if way == 1 && rs.alone {
 		tr.alone++
 	}
-	if tr.timed[1] >= tuneRuns && !tr.split {
+	if tr.timed[1] >= tuneBlock && !tr.split {
 		tr.decided, tr.use = true, 1
 		tr.until = t.now().Add(tuneFor)
 		return

@@ -37,11 +37,9 @@ func TestThreadTunerChooses(t *testing.T) {
 			if way < 0 || (way == 0) != (th == 1) {
 				t.Fatalf("%s: run %d on %d threads timed as way %d", c.name, i, th, way)
 			}
-			// Threads' runs come first, together.
-			if want := 1; i >= tuneRuns && way != 1-want {
-				t.Fatalf("%s: timed run %d on way %d, want one thread after Threads' runs", c.name, i, way)
-			} else if i < tuneRuns && way != want {
-				t.Fatalf("%s: timed run %d on way %d, want Threads first", c.name, i, way)
+			// Blocks of tuneBlock runs each way in turn, Threads' first.
+			if want := 1 - i/tuneBlock%2; way != want {
+				t.Fatalf("%s: timed run %d on way %d, want %d (blocks of %d, Threads first)", c.name, i, way, want, tuneBlock)
 			}
 			runs[way]++
 			d := c.one
@@ -100,7 +98,7 @@ func TestThreadTunerNothingSplits(t *testing.T) {
 	for range tuneWarmup {
 		tu.choose(bind)
 	}
-	for i := range tuneRuns {
+	for i := range tuneBlock {
 		th, way := tu.choose(bind)
 		if th != 2 || way != 1 {
 			t.Fatalf("timed run %d: %d threads, way %d; want Threads first", i, th, way)
@@ -150,7 +148,7 @@ func TestThreadTunerNothingSplits(t *testing.T) {
 // few of their chunks) stands only tuneUnsure: five runs in a spell when
 // the host had the other core elsewhere do not decide for tuneFor.
 func TestThreadTunerRunsAloneMeasureSooner(t *testing.T) {
-	for _, alone := range []int{0, 2, 3, tuneRuns} {
+	for _, alone := range []int{0, 2, tuneRuns / 2, tuneRuns/2 + 1, tuneRuns} {
 		now := time.Unix(1000, 0)
 		tu := newThreadTuner(2)
 		tu.now = func() time.Time { return now }
@@ -260,13 +258,14 @@ func TestProgramChoosesThreads(t *testing.T) {
 	}
 	ch := p.ThreadChoices()
 	// The kernels got what the tuner chose: Threads for the warm-ups and
-	// its timed runs, one thread for the next, then the choice.
+	// its blocks of timed runs, one thread for the others, then the
+	// choice.
 	for i, got := range used {
 		want := 2
 		switch {
 		case i >= tuneWarmup+2*tuneRuns:
 			want = ch[0].Use
-		case i >= tuneWarmup+tuneRuns:
+		case i >= tuneWarmup && (i-tuneWarmup)/tuneBlock%2 == 1:
 			want = 1
 		}
 		if got != want {

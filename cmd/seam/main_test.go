@@ -315,13 +315,13 @@ func TestRunThreadsChoice(t *testing.T) {
 		} `json:"latency"`
 	}
 	var d doc
-	out := mustSeam(t, "run", model, "--case", caseDir, "--threads", "2", "--repeat", "12", "--json")
+	out := mustSeam(t, "run", model, "--case", caseDir, "--threads", "2", "--repeat", "24", "--json")
 	if err := json.Unmarshal([]byte(out), &d); err != nil {
 		t.Fatal(err)
 	}
 	th := d.Latency.Threads
 	if len(th) != 1 || th[0].Threads != 2 || (th[0].Use != 1 && th[0].Use != 2) || th[0].One <= 0 || th[0].Many <= 0 || len(th[0].Bind) == 0 || !th[0].Splits {
-		t.Fatalf("--threads 2 --repeat 12: threads %+v\n%s", th, out)
+		t.Fatalf("--threads 2 --repeat 24: threads %+v\n%s", th, out)
 	}
 	text := mustSeam(t, "run", model, "--case", caseDir, "--threads", "2", "--repeat", "3")
 	if !strings.Contains(text, "still measuring one against 2") {

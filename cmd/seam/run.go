@@ -50,7 +50,7 @@ func runCmd() *cobra.Command {
 			"--threads N lets one run use N goroutines inside large kernels (default: the cores\n" +
 			"available); results are the same whatever N. A program run on more than one thread\n" +
 			"times its first runs at each input size on N and on one thread (three untimed\n" +
-			"warm-ups, then five each way) and keeps the faster (one, untimed, when no kernel\n" +
+			"warm-ups, then ten each way in blocks of five) and keeps the faster (one, untimed, when no kernel\n" +
 			"split in the runs on N), measuring again every ten seconds (every second after a\n" +
 			"close call or a changed choice), so that threads do not make it slower;\n" +
 			"--repeat says what it measured, and --fixed-threads splits every run instead.\n" +
