@@ -134,7 +134,7 @@ var mutations = []mutation{
 		"tr.split = tr.split || way == 1 && rs.split", "tr.split = true",
 		[]string{"./runtime"}, "NothingSplits|NeverSplits"},
 	{"a run is taken to have split whatever its kernels did", "runtime/program.go",
-		"kernels.Splits() != splits)", "kernels.Splits() != splits || true)",
+		"p.tuner.record(bind, way, d, splitBetween(regions, helped, r, h))", "p.tuner.record(bind, way, d, runSplit{split: true || splitBetween(regions, helped, r, h).split})",
 		[]string{"./runtime"}, "NeverSplits"},
 	{"a choice made without timing one thread reads the clock every run", "runtime/threads.go",
 		"\t\trun = tr.best[1-way]\n", "",
