@@ -48,6 +48,13 @@ const (
 	// neighbours) makes Threads look slow for exactly the runs measured.
 	tuneClear  = 0.8
 	tuneUnsure = time.Second
+	// A binding's first choice is made on the runs right after a load
+	// (or its first at these sizes), slower than later ones and unevenly
+	// so (pages first touched, caches cold, the load's garbage collected:
+	// gpt2_tiny's first runs on two threads came out 1.3x slower than one
+	// thread's in two loads of six, its later ones 1.3x faster), so it
+	// stands only tuneFirst, then the binding is measured again.
+	tuneFirst = 200 * time.Millisecond
 	// A choice made while most runs on Threads ran alone (their workers
 	// ran chunks of fewer than half their splits: the host had the other
 	// cores elsewhere, or the workers woke too late) stands only
@@ -267,6 +274,9 @@ func (t *threadTuner) record(bind sym.Bindings, way int, d time.Duration, rs run
 		tr.until = t.now().Add(tuneFor)
 		if ratio > tuneClear && ratio < 1/tuneClear || tr.last != 0 && tr.last != tr.use || 2*tr.alone > tr.timed[1] {
 			tr.until = t.now().Add(tuneUnsure)
+		}
+		if tr.last == 0 {
+			tr.until = t.now().Add(tuneFirst)
 		}
 	}
 }

@@ -150,12 +150,8 @@ func TestThreadTunerNothingSplits(t *testing.T) {
 func TestThreadTunerRunsAloneMeasureSooner(t *testing.T) {
 	for _, alone := range []int{0, 2, tuneRuns / 2, tuneRuns/2 + 1, tuneRuns} {
 		now := time.Unix(1000, 0)
-		tu := newThreadTuner(2)
-		tu.now = func() time.Time { return now }
 		bind := sym.Bindings{}
-		for range tuneWarmup {
-			tu.choose(bind)
-		}
+		tu := settled(&now, bind, 100*time.Microsecond, 200*time.Microsecond)
 		n := 0
 		for range 2 * tuneRuns {
 			_, way := tu.choose(bind)
@@ -289,14 +285,69 @@ func TestProgramChoosesThreads(t *testing.T) {
 	}
 }
 
+// settled is a tuner for two threads at bind whose first choice (made on
+// runs of one and many) has been made and has run out, as choose finds it
+// once tuneFirst has passed: the next run measures again, without a
+// warm-up, and the choice after that is not a first.
+func settled(now *time.Time, bind sym.Bindings, one, many time.Duration) *threadTuner {
+	tu := newThreadTuner(2)
+	tu.now = func() time.Time { return *now }
+	for range tuneWarmup {
+		tu.choose(bind)
+	}
+	for range 2 * tuneRuns {
+		_, way := tu.choose(bind)
+		d := one
+		if way == 1 {
+			d = many
+		}
+		tu.record(bind, way, d, runSplit{split: true})
+	}
+	*now = now.Add(tuneFirst + time.Millisecond)
+	tu.fast.Store(nil)
+	return tu
+}
+
+// A binding's first choice, however clear, stands only tuneFirst: the
+// runs right after a load are not yet the program's steady ones.
+func TestThreadTunerFirstChoiceStandsBriefly(t *testing.T) {
+	now := time.Unix(1000, 0)
+	bind := sym.Bindings{}
+	tu := newThreadTuner(2)
+	tu.now = func() time.Time { return now }
+	for range tuneWarmup {
+		tu.choose(bind)
+	}
+	for range 2 * tuneRuns {
+		_, way := tu.choose(bind)
+		d := time.Millisecond
+		if way == 1 {
+			d = 3 * time.Millisecond
+		}
+		tu.record(bind, way, d, runSplit{split: true})
+	}
+	now = now.Add(tuneFirst - time.Millisecond)
+	if th, way := tu.choose(bind); th != 1 || way != -1 {
+		t.Fatalf("before tuneFirst: %d threads, timed %d; want 1 untimed", th, way)
+	}
+	now = now.Add(2 * time.Millisecond)
+	for n := 0; ; n++ {
+		if _, way := tu.choose(bind); way != -1 {
+			break
+		}
+		if n > fastMax {
+			t.Fatalf("%d runs after tuneFirst, none timed", n)
+		}
+	}
+}
+
 // A choice stands for tuneFor; the run after that measures again, both
 // ways, without a warm-up, and chooses anew; a choice that reverses the
 // last stands tuneUnsure, until a measurement confirms it.
 func TestThreadTunerMeasuresAgain(t *testing.T) {
 	now := time.Unix(1000, 0)
-	tu := newThreadTuner(2)
-	tu.now = func() time.Time { return now }
 	bind := sym.Bindings{}
+	tu := settled(&now, bind, time.Millisecond, 500*time.Microsecond)
 	measure := func(one, many time.Duration) {
 		// A standing choice is given without the clock to at most
 		// fastMax runs before the tuner notices it has expired.
@@ -316,9 +367,6 @@ func TestThreadTunerMeasuresAgain(t *testing.T) {
 			tu.record(bind, way, d, runSplit{split: true})
 			timed++
 		}
-	}
-	for range tuneWarmup {
-		tu.choose(bind)
 	}
 	measure(time.Millisecond, 500*time.Microsecond)
 	if th, _ := tu.choose(bind); th != 2 {
@@ -363,12 +411,8 @@ func TestThreadTunerCloseCallsMeasureSooner(t *testing.T) {
 		{"threads cost much", time.Millisecond, 1300 * time.Microsecond, 1, tuneFor},
 	} {
 		now := time.Unix(1000, 0)
-		tu := newThreadTuner(2)
-		tu.now = func() time.Time { return now }
 		bind := sym.Bindings{}
-		for range tuneWarmup {
-			tu.choose(bind)
-		}
+		tu := settled(&now, bind, c.one, c.many)
 		for range 2 * tuneRuns {
 			_, way := tu.choose(bind)
 			d := c.one
