@@ -14,9 +14,9 @@ import (
 // the hand-offs can cost more than the split saves, and a threshold per
 // kernel cannot see that. So a program asked for several threads measures
 // it: for each binding of its symbols (the input sizes), its first runs
-// are timed on Threads and then on one thread, and from then on it uses
-// the faster, until it measures again (tuneFor, or tuneUnsure after a
-// close call). When no kernel split in the runs on Threads, one thread is
+// are timed on Threads and on one thread, in alternating blocks, and from
+// then on it uses the faster, until it measures again (tuneFirst after
+// the first choice, tuneFor, or tuneUnsure after a close call). When no kernel split in the runs on Threads, one thread is
 // chosen without timing it. Kernels compute the same bits whatever the
 // thread count, so the choice changes only the time.
 
