@@ -50,9 +50,10 @@ func runCmd() *cobra.Command {
 			"--threads N lets one run use N goroutines inside large kernels (default: the cores\n" +
 			"available); results are the same whatever N. A program run on more than one thread\n" +
 			"times its first runs at each input size on N and on one thread (three untimed\n" +
-			"warm-ups, then ten each way in blocks of five) and keeps the faster (one, untimed, when no kernel\n" +
-			"split in the runs on N), measuring again every ten seconds (every second after a\n" +
-			"close call or a changed choice), so that threads do not make it slower;\n" +
+			"warm-ups, then ten each way in blocks of five) and keeps the faster (one, untimed,\n" +
+			"when no kernel split in the runs on N), measuring again after 0.2 s, then every ten\n" +
+			"seconds (every second after a close call or a changed choice), so that threads do\n" +
+			"not make it slower;\n" +
 			"--repeat says what it measured, and --fixed-threads splits every run instead.\n" +
 			"--disable-pass NAME runs the program without one of the runtime's plan rewrites\n" +
 			"(fusions, folds, buffer reuse; the names are under Flags below), to tell whether a\n" +
