@@ -32,12 +32,12 @@ type Options struct {
 	// FixedThreads makes every run use Threads. Without it a program
 	// asked for more than one measures, per binding of its symbols, its
 	// first runs on Threads and on one thread (ten each, in blocks of
-	// five, after three warm-ups) and then uses the faster (ThreadChoices says which; one
-	// thread, without timing it, when no kernel split in the runs on
-	// Threads), measuring again after ten seconds (the machine's load
-	// changes what pays), or after one when the two were close, the
-	// choice changed or the workers rarely got a core, so more threads
-	// never make a model slower than one.
+	// five, after three warm-ups) and then uses the faster (ThreadChoices
+	// says which; one thread, without timing it, when no kernel split in
+	// the runs on Threads), measuring again after 0.2 s, then after ten
+	// seconds (the machine's load changes what pays), or after one when
+	// the two were close, the choice changed or the workers rarely got a
+	// core, so more threads never make a model slower than one.
 	FixedThreads bool
 	// TrustRecordedContract checks each module's calls against the
 	// contract its delegate record holds even where it differs from the

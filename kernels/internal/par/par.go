@@ -14,8 +14,8 @@ package par
 // splits pay because the caller takes the front chunks and the workers
 // the back (see region): an op left whole after split ones reads the
 // other core's half of its input across the caches, which costs more than
-// the hand-off. Measured in paired turns on two cores (AMD EPYC Zen 3),
-// against 1<<18: mobilenet_tiny_b8 5-9% faster, gpt2_tiny 16%, bert_tiny
+// the hand-off. Measured in paired turns on two cores (AMD EPYC with
+// AVX-512, 2026-12-02), against 1<<18: mobilenet_tiny_b8 5-9% faster, gpt2_tiny 16%, bert_tiny
 // 9%, mobilenet_tiny 3%, vit_tiny and llama_tiny unchanged; 1<<14 gained
 // less on mobilenet_tiny_b8.
 const MinWork = 1 << 15
