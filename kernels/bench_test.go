@@ -247,6 +247,7 @@ func BenchmarkConvMobileNet(b *testing.B) {
 		// Not in the net: a dense 3x3 (im2col and a product per sample).
 		{"3x3s1-32to64-24", 3, 32, 24, 64, 3, 1, 1},
 		{"3x3s2-64to128-24", 3, 64, 24, 128, 3, 2, 1},
+		{"b8/stem-3x3s2-3to16-96", 8, 3, 96, 16, 3, 2, 1},
 		{"b8/pw-16to16-24", 8, 16, 24, 16, 1, 1, 1},
 		{"b8/pw-16to56-24", 8, 16, 24, 56, 1, 1, 1},
 		{"b8/pw-56to24-12", 8, 56, 12, 24, 1, 1, 1},
