@@ -1917,6 +1917,70 @@ func avx2Taps4(g *gen) {
 	g.p("RET")
 }
 
+// taps8 is avx2Taps4 for eight output channels in Z registers: for c < 8,
+// i < n (n a positive multiple of 32), dst[c*ds + i] = bias[c] + sum over
+// t of w[c*taps + t]*src[i + offs[t]], the taps added in order by FMA, as
+// the four-channel loop adds them. Each tap's two input vectors serve
+// sixteen accumulators: two loads and eight broadcasts per sixteen FMAs,
+// where the four-channel loop has six loads per eight.
+func taps8(g *gen) {
+	name := "taps8AVX512"
+	g.raw(fmt.Sprintf("\n// func %s(dst *float32, ds int, src *float32, offs *int, w *float32, taps int, bias *float32, n int)\nTEXT ·%s(SB), NOSPLIT, $0-64\n", name, name))
+	g.p("MOVQ dst+0(FP), DI")
+	g.p("MOVQ ds+8(FP), DX")
+	g.p("SHLQ $2, DX")
+	g.p("MOVQ src+16(FP), SI")
+	g.p("MOVQ taps+40(FP), R10")
+	g.p("MOVQ R10, R14")
+	g.p("SHLQ $2, R14")
+	g.p("LEAQ (R14)(R14*2), R15")
+	g.p("MOVQ bias+48(FP), BX")
+	g.p("MOVQ n+56(FP), CX")
+	g.label("chunk")
+	g.p("CMPQ CX, $32")
+	g.p("JB   done")
+	for c := 0; c < 8; c++ {
+		g.p("VBROADCASTSS %d(BX), Z%d", 4*c, 2*c)
+		g.p("VMOVAPS Z%d, Z%d", 2*c, 2*c+1)
+	}
+	g.p("MOVQ offs+24(FP), R11")
+	g.p("MOVQ w+32(FP), R12")
+	g.p("LEAQ (R12)(R14*4), R9") // channel 4's weights
+	g.p("MOVQ R10, R13")
+	g.label("tap")
+	g.p("MOVQ (R11), AX")
+	g.p("LEAQ (SI)(AX*4), AX")
+	g.p("VMOVUPS (AX), Z16")
+	g.p("VMOVUPS 64(AX), Z17")
+	for c, m := range []string{"(R12)", "(R12)(R14*1)", "(R12)(R14*2)", "(R12)(R15*1)", "(R9)", "(R9)(R14*1)", "(R9)(R14*2)", "(R9)(R15*1)"} {
+		g.p("VBROADCASTSS %s, Z%d", m, 18+c)
+	}
+	for c := 0; c < 8; c++ {
+		g.p("VFMADD231PS Z16, Z%d, Z%d", 18+c, 2*c)
+		g.p("VFMADD231PS Z17, Z%d, Z%d", 18+c, 2*c+1)
+	}
+	g.p("ADDQ $8, R11")
+	g.p("ADDQ $4, R12")
+	g.p("ADDQ $4, R9")
+	g.p("DECQ R13")
+	g.p("JNZ  tap")
+	g.p("MOVQ DI, AX")
+	for c := 0; c < 8; c++ {
+		g.p("VMOVUPS Z%d, (AX)", 2*c)
+		g.p("VMOVUPS Z%d, 64(AX)", 2*c+1)
+		if c < 7 {
+			g.p("ADDQ DX, AX")
+		}
+	}
+	g.p("ADDQ $128, SI")
+	g.p("ADDQ $128, DI")
+	g.p("SUBQ $32, CX")
+	g.p("JMP  chunk")
+	g.label("done")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
 // avx2Deinterleave: for r < rows, even[r*ds + i] = src[r*ss + 2i] and
 // odd[r*ds + i] = src[r*ss + 2i + 1] for i < n, n >= 1: two loads, two
 // in-lane shuffles, two quad permutes and two stores per 16 values; a
@@ -2400,6 +2464,7 @@ func main() {
 	unary(g, "hardsigmoidAVX512", hardConsts, hardBody(false))
 	unary(g, "sigmoidAVX512", expConsts, sigmoidBody(false))
 	unary(g, "siluAVX512", expConsts, sigmoidBody(true))
+	taps8(g)
 	avx2All(g)
 	out := g.b.String()
 	out = strings.ReplaceAll(out, "\t\n", "\n")

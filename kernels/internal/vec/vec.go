@@ -624,10 +624,10 @@ func Taps(dst, src []float32, offs []int, w []float32, bias float32) {
 
 // TapsChannels is Taps for several output channels over one input: for
 // each channel c < len(bias), dst[c*ds:][:n] gets bias[c] + Σ_t
-// w[c*len(offs)+t]*src[i+offs[t]]. Four channels at a time share each
-// tap's loads in the assembly (which covers n&^15 elements of them, the
-// taps added in order); every other element is computed as Taps computes
-// it.
+// w[c*len(offs)+t]*src[i+offs[t]]. Eight channels at a time with AVX-512
+// (n&^31 elements of them), then four (n&^15), share each tap's loads in
+// the assembly, the taps added in order; every other element is computed
+// as Taps computes it.
 func TapsChannels(dst []float32, ds, n int, src []float32, offs []int, w, bias []float32) {
 	taps, nc := len(offs), len(bias)
 	if n < 0 || ds < n || nc > 0 && (nc-1)*ds+n > len(dst) || len(w) < nc*taps {
@@ -639,6 +639,14 @@ func TapsChannels(dst []float32, ds, n int, src []float32, offs []int, w, bias [
 		}
 	}
 	c := 0
+	if m := n &^ 31; useAsm && m > 0 && taps > 0 {
+		for ; c+8 <= nc; c += 8 {
+			taps8AVX512(&dst[c*ds], ds, &src[0], &offs[0], &w[c*taps], taps, &bias[c], m)
+			for k := c; k < c+8; k++ {
+				Taps(dst[k*ds+m:k*ds+n], src[m:], offs, w[k*taps:(k+1)*taps], bias[k])
+			}
+		}
+	}
 	if m := n &^ 15; (useAsm || useAVX2) && m > 0 && taps > 0 {
 		for ; c+4 <= nc; c += 4 {
 			taps4AVX2(&dst[c*ds], ds, &src[0], &offs[0], &w[c*taps], taps, &bias[c], m)

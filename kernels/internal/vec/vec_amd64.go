@@ -221,6 +221,9 @@ func unpackHWC8AVX2(dst *float32, plane int, src *float32, n int)
 func tapsHWC8AVX2(dst, src *float32, pix *int, n int, offs *int, w *float32, taps int, bias *float32)
 
 //go:noescape
+func taps8AVX512(dst *float32, ds int, src *float32, offs *int, w *float32, taps int, bias *float32, n int)
+
+//go:noescape
 func taps4AVX2(dst *float32, ds int, src *float32, offs *int, w *float32, taps int, bias *float32, n int)
 
 //go:noescape

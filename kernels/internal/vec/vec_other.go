@@ -105,6 +105,10 @@ func tapsHWC8AVX2(dst, src *float32, pix *int, n int, offs *int, w *float32, tap
 	panic("vec: no assembly")
 }
 
+func taps8AVX512(dst *float32, ds int, src *float32, offs *int, w *float32, taps int, bias *float32, n int) {
+	panic("vec: no assembly")
+}
+
 func taps4AVX2(dst *float32, ds int, src *float32, offs *int, w *float32, taps int, bias *float32, n int) {
 	panic("vec: no assembly")
 }

@@ -736,7 +736,7 @@ func TestTapsChannels(t *testing.T) { forEachISA(t, testTapsChannels) }
 func testTapsChannels(t *testing.T) {
 	r := rand.New(rand.NewSource(13))
 	for _, n := range lengths {
-		for _, nc := range []int{1, 3, 4, 5, 8, 9} {
+		for _, nc := range []int{1, 3, 4, 5, 8, 9, 12, 16, 21} {
 			taps := 1 + r.Intn(27)
 			src := randSlice(r, n+40, 1)
 			w, bias := randSlice(r, nc*taps, 1), randSlice(r, nc, 1)
