@@ -586,6 +586,9 @@ func (cv *conv) directGroups(lo, hi int, buf []float32, offs []int, l directLayo
 	wide := buf[len(pad):][:gb*og*l.wide]
 	zero := buf[len(pad)+len(wide):][:gb*og]
 	clear(zero)
+	// padGroups writes the same places for every block, so the zeros of
+	// the border, cleared once here, stay.
+	clear(pad)
 	for it := lo; it < hi; {
 		b, g := it/cv.groups, it%cv.groups
 		n := min(hi-it, gb, cv.groups-g) // groups g..g+n-1 of sample b
@@ -615,9 +618,9 @@ func (cv *conv) directGroups(lo, hi int, buf []float32, offs []int, l directLayo
 
 // padGroups lays out the input channels of n consecutive groups (src, n*cg
 // h x w planes) in pad as directLayout describes, one group l.chans after
-// the other, zeros everywhere else.
+// the other. It writes no other place, so a pad cleared once keeps zeros
+// everywhere else.
 func (cv *conv) padGroups(pad, src []float32, n int, l directLayout) {
-	clear(pad)
 	sh, sw := cv.sh, cv.sw
 	for ic := 0; ic < n*cv.cg; ic++ {
 		base := ic * sh * sw * l.phase
