@@ -13,8 +13,9 @@
 // panel of the B block (kc*nc values, sized for L2); the AVX2 kernels use
 // BLIS's order instead, one B micro-panel in L1 while the A micro-panels of
 // an mc block (in L2) stream past it, the B block in L3. Edge tiles run
-// kernels specialised for fewer rows, and AVX-512 masks partial column
-// vectors. A kernel adds an optional per-row bias (a convolution's) and an
+// kernels specialised for fewer rows, and AVX-512 masks the last column
+// vector of a partial tile only (full tiles run a copy of the loop without
+// masks, which Intel cores run about 12% faster). A kernel adds an optional per-row bias (a convolution's) and an
 // optional per-column bias (a linear layer's, SgemmPackedThreads' bias)
 // while the first k block's tile is in registers, so C is written once, and
 // may loop over a packed A block's micro-panels itself (one call per B
