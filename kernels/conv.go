@@ -33,52 +33,92 @@ func convolutionKernel(ctx *Context, args, out []value.Value) error {
 // float32 output plane is activated as soon as it is computed, while it
 // is in cache, by the loop the activation's own kernel runs, so the
 // result is the two ops' own. ok is false for any other act.
-func ConvolutionAct(act string) (k Kernel, ok bool) {
-	var f func(dst, x []float32)
-	switch act {
-	case "aten.relu.default":
-		f = vec.Relu
-	case "aten.hardswish.default":
-		f = vec.Hardswish
-	case "aten.hardsigmoid.default":
-		f = vec.Hardsigmoid
-	default:
+func ConvolutionAct(act string) (k Kernel, ok bool) { return ConvolutionWith(act, nil) }
+
+// ConvolutionWith is aten.convolution.default with the activation act
+// fused as ConvolutionAct fuses it ("" for none) and, unless w is nil, the
+// weight packed once (PackConvWeight of the constant weight every call
+// passes) for the product that a 1x1 convolution of 1x1 planes is (a
+// squeeze-excite block's gates), which would otherwise transpose and pack
+// it on every call. ok is false for an act ConvolutionAct refuses.
+func ConvolutionWith(act string, w *PackedConvWeight) (k Kernel, ok bool) {
+	o := &convOpts{names: convNames(), packed: w}
+	if act != "" {
+		switch act {
+		case "aten.relu.default":
+			o.act = vec.Relu
+		case "aten.hardswish.default":
+			o.act = vec.Hardswish
+		case "aten.hardsigmoid.default":
+			o.act = vec.Hardsigmoid
+		default:
+			return nil, false
+		}
+		if o.actKernel, ok = Lookup(act); !ok {
+			return nil, false
+		}
+	}
+	if o.names == nil {
 		return nil, false
 	}
-	a, ok := Lookup(act)
-	s, sok := ops.Lookup("aten.convolution.default")
-	if !ok || !sok {
-		return nil, false
+	return func(ctx *Context, args, out []value.Value) error {
+		return convolution(ctx, args, out, o)
+	}, true
+}
+
+// convNames are the convolution schema's argument names: no registry
+// wrapper names ConvolutionWith's arguments, so it names them itself.
+func convNames() []string {
+	s, ok := ops.Lookup("aten.convolution.default")
+	if !ok {
+		return nil
 	}
-	// No registry wrapper names this kernel's arguments: it names them
-	// itself, as the convolution's schema does.
 	names := make([]string, len(s.Args))
 	for i, sa := range s.Args {
 		names[i] = sa.Name
 	}
-	ca := &convAct{f: f, kernel: a, names: names}
-	return func(ctx *Context, args, out []value.Value) error {
-		return convolution(ctx, args, out, ca)
-	}, true
+	return names
 }
 
-// convAct is an activation fused into a convolution: f on float32 planes,
-// kernel (the activation's registered kernel) on results of other dtypes;
-// names are the convolution's argument names.
-type convAct struct {
-	f      func(dst, x []float32)
-	kernel Kernel
-	names  []string
+// convOpts is what ConvolutionWith adds to a convolution: an activation,
+// act on float32 planes and actKernel (the activation's registered
+// kernel) on results of other dtypes, and a packed weight; names are the
+// convolution's argument names.
+type convOpts struct {
+	act       func(dst, x []float32)
+	actKernel Kernel
+	packed    *PackedConvWeight
+	names     []string
 }
 
-func convolution(ctx *Context, args, out []value.Value, act *convAct) error {
-	fused, err := convolutionInto(ctx, args, out, act)
-	if err != nil || act == nil || fused {
+// PackedConvWeight is a float32 convolution weight [o, c, 1, 1] (or
+// [o, c, 1]) packed once as the B operand (W^T, c x o) of the product a
+// 1x1 convolution of 1x1 planes is; read-only, shared by every run.
+type PackedConvWeight struct{ b *gemm.PackedB }
+
+// PackConvWeight packs w for ConvolutionWith, or returns nil when w is not
+// a contiguous float32 weight of a 1x1 kernel.
+func PackConvWeight(w *tensor.Tensor) *PackedConvWeight {
+	if w.DType() != tensor.Float32 || !w.IsContiguous() || w.Dim() < 3 || w.Dim() > 4 || w.Numel() == 0 {
+		return nil
+	}
+	for _, s := range w.Sizes()[2:] {
+		if s != 1 {
+			return nil
+		}
+	}
+	o, c := w.Size(0), w.Size(1)
+	return &PackedConvWeight{gemm.PackB(true, c, o, tensor.Contig[float32](w), c)}
+}
+
+func convolution(ctx *Context, args, out []value.Value, o *convOpts) error {
+	fused, err := convolutionInto(ctx, args, out, o)
+	if err != nil || o == nil || o.act == nil || fused {
 		return err
 	}
 	// A result of another dtype: the activation's own kernel on it.
 	res := []value.Value{{}}
-	if err := act.kernel(ctx, out[:1], res); err != nil {
+	if err := o.actKernel(ctx, out[:1], res); err != nil {
 		return err
 	}
 	ctx.Release(out[0])
@@ -86,13 +126,14 @@ func convolution(ctx *Context, args, out []value.Value, act *convAct) error {
 	return nil
 }
 
-// convolutionInto computes the convolution into out[0]; with act, it
-// reports whether the float32 planes were activated as they were written.
-func convolutionInto(ctx *Context, args, out []value.Value, act *convAct) (bool, error) {
+// convolutionInto computes the convolution into out[0]; with an
+// activation, it reports whether the float32 planes were activated as
+// they were written.
+func convolutionInto(ctx *Context, args, out []value.Value, opts *convOpts) (bool, error) {
 	defer ctx.releaseTemps()
 	var names []string
-	if act != nil {
-		names = act.names
+	if opts != nil {
+		names = opts.names
 	}
 	arg := readArgs(args, names...)
 	x, w, bias := arg.Tensor(), arg.Tensor(), arg.OptTensor()
@@ -183,8 +224,13 @@ func convolutionInto(ctx *Context, args, out []value.Value, act *convAct) (bool,
 	cv := &conv{n: n, c: c, h: h, w: wd, o: o, groups: groups, cg: c / groups, og: o / groups,
 		kh: kh, kw: kw, sh: sh, sw: sw, ph: ph, pw: pw, dh: dh, dw: dw, oh: oh, ow: ow,
 		in: in, wt: wt, bias: bv, dst: dst}
-	if act != nil && dstT == res {
-		cv.act = act.f
+	if opts != nil {
+		if opts.act != nil && dstT == res {
+			cv.act = opts.act
+		}
+		if p := opts.packed; p != nil && p.b.K() == c && p.b.N() == o {
+			cv.packed = p.b
+		}
 	}
 	if err := cv.run(ctx); err != nil {
 		return false, err
@@ -216,6 +262,9 @@ type conv struct {
 	in, wt, bias, dst              []float32
 	// act, when set, activates each output plane in place once written.
 	act func(dst, x []float32)
+	// packed, when set, is the weight as PackConvWeight packs it, for
+	// pointwise1x1.
+	packed *gemm.PackedB
 }
 
 // The direct kernel computes a convolution with at most directMaxOG
@@ -412,6 +461,15 @@ func (cv *conv) depthwise8Blocks(lo, hi int, buf []float32, inPix, outPix, offs,
 // all samples in one product, then the bias and the activation, instead
 // of a product of one column per sample.
 func (cv *conv) pointwise1x1(threads int) {
+	if cv.packed != nil {
+		// The bias joins the product in registers, rounded as the add
+		// below rounds it.
+		gemm.SgemmPackedThreads(threads, false, cv.n, 1, cv.in, cv.c, cv.packed, 0, cv.dst, cv.o, cv.bias)
+		if cv.act != nil {
+			cv.act(cv.dst, cv.dst)
+		}
+		return
+	}
 	gemm.SgemmThreads(threads, false, true, cv.n, cv.o, cv.c, 1, cv.in, cv.c, cv.wt, cv.c, 0, cv.dst, cv.o)
 	if cv.bias != nil {
 		for b := 0; b < cv.n; b++ {

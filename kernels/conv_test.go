@@ -394,3 +394,97 @@ func sameBits(a, b *tensor.Tensor) bool {
 	}
 	return true
 }
+
+// A 1x1 convolution of 1x1 planes with its weight packed once
+// (ConvolutionWith, PackConvWeight) gives the reference's values, the
+// same bits on one thread and on four, with its activation applied as the
+// activation's kernel applies it; a packed weight that does not fit the
+// call (other channels), a plane wider than 1x1 and float64 run the
+// ordinary path, bit for bit.
+func TestConvolutionPackedWeight(t *testing.T) {
+	r := rand.New(rand.NewSource(6))
+	pair := func(v int) value.Value { return value.FromInts([]int64{int64(v), int64(v)}) }
+	mk := func(dt tensor.DType, sizes ...int) *tensor.Tensor {
+		v := make([]float64, tensor.Numel(sizes))
+		for i := range v {
+			v[i] = float64(float32(r.NormFloat64()))
+		}
+		t, _ := tensor.FromSlice(v, sizes...)
+		if dt == tensor.Float32 {
+			t = mustF32(t)
+		}
+		return t
+	}
+	run := func(k Kernel, threads int, args []value.Value) *tensor.Tensor {
+		ctx := NewContext()
+		ctx.Threads = threads
+		out := make([]value.Value, 1)
+		if err := k(ctx, args, out); err != nil {
+			t.Fatal(err)
+		}
+		return out[0].Tensor()
+	}
+	// Rows of A (samples) by k (channels in) by columns (channels out):
+	// few samples, a k past the dot-product threshold, squeeze-excite's.
+	for _, c := range []struct{ n, c, o, h int }{{8, 216, 56, 1}, {8, 56, 216, 1}, {3, 300, 40, 1}, {1, 16, 8, 1}, {20, 72, 96, 1}, {2, 24, 40, 3}} {
+		for _, act := range []string{"", "aten.hardswish.default"} {
+			x, w, b := mk(tensor.Float32, c.n, c.c, c.h, c.h), mk(tensor.Float32, c.o, c.c, 1, 1), mk(tensor.Float32, c.o)
+			args := []value.Value{value.FromTensor(x), value.FromTensor(w), value.FromTensor(b), pair(1), pair(0), pair(1),
+				value.FromBool(false), pair(0), value.FromInt(1)}
+			pw := PackConvWeight(w)
+			if pw == nil {
+				t.Fatalf("%v: a 1x1 weight was not packed", c)
+			}
+			packed, _ := ConvolutionWith(act, pw)
+			plain, _ := ConvolutionWith(act, nil)
+			got := run(packed, 1, args)
+			if !tensor.Equal(got, run(packed, 4, args)) {
+				t.Fatalf("%v %s: four threads differ from one", c, act)
+			}
+			if c.h != 1 {
+				if !tensor.Equal(got, run(plain, 1, args)) {
+					t.Fatalf("%v %s: a %dx%d plane did not run the ordinary path", c, act, c.h, c.h)
+				}
+				continue
+			}
+			noAct, _ := ConvolutionWith("", pw)
+			pre := run(noAct, 1, args)
+			if act != "" {
+				actK, _ := Lookup(act)
+				want := make([]value.Value, 1)
+				if err := actK(NewContext(), []value.Value{value.FromTensor(pre)}, want); err != nil {
+					t.Fatal(err)
+				}
+				if !tensor.Equal(got, want[0].Tensor()) {
+					t.Fatalf("%v %s: the activation differs from its kernel's", c, act)
+				}
+				continue
+			}
+			ref := convRef(tensor.Contig[float32](x), tensor.Contig[float32](w), tensor.Contig[float32](b), c.n, c.c, 1, 1, c.o, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1)
+			for i, v := range tensor.Contig[float32](got) {
+				if math.Abs(float64(v)-ref[i]) > 1e-5*(1+math.Abs(ref[i]))+1e-6*float64(c.c) {
+					t.Fatalf("%v: [%d] = %g, want %g", c, i, v, ref[i])
+				}
+			}
+		}
+	}
+	// A packed weight of other channels, and float64, are not used.
+	x, w, b := mk(tensor.Float32, 4, 32, 1, 1), mk(tensor.Float32, 24, 32, 1, 1), mk(tensor.Float32, 24)
+	args := []value.Value{value.FromTensor(x), value.FromTensor(w), value.FromTensor(b), pair(1), pair(0), pair(1),
+		value.FromBool(false), pair(0), value.FromInt(1)}
+	other, _ := ConvolutionWith("", PackConvWeight(mk(tensor.Float32, 24, 16, 1, 1)))
+	plain, _ := ConvolutionWith("", nil)
+	if !tensor.Equal(run(other, 1, args), run(plain, 1, args)) {
+		t.Fatal("a packed weight of 16 input channels was used for 32")
+	}
+	x64, w64, b64 := mk(tensor.Float64, 4, 32, 1, 1), mk(tensor.Float64, 24, 32, 1, 1), mk(tensor.Float64, 24)
+	args64 := []value.Value{value.FromTensor(x64), value.FromTensor(w64), value.FromTensor(b64), pair(1), pair(0), pair(1),
+		value.FromBool(false), pair(0), value.FromInt(1)}
+	packed, _ := ConvolutionWith("", PackConvWeight(w))
+	if !tensor.Equal(run(packed, 1, args64), run(plain, 1, args64)) {
+		t.Fatal("float64 did not run the ordinary path")
+	}
+	if PackConvWeight(mk(tensor.Float32, 8, 4, 3, 3)) != nil || PackConvWeight(w64) != nil {
+		t.Fatal("a 3x3 or a float64 weight was packed")
+	}
+}

@@ -14,8 +14,9 @@
 //     them run as the aten kernels.
 //   - foldbn: batch norm after a convolution, with constant parameters,
 //     folds into the convolution's weight and bias.
-//   - pack: the constant B operand of mm and addmm (a Linear's weight) is
-//     packed once for the matrix product.
+//   - pack: the constant B operand of mm and addmm (a Linear's weight),
+//     and the constant 1x1 weight of a convolution over 1x1 planes (a
+//     squeeze-excite gate), is packed once for the matrix product.
 //   - poolvalues: a max pool whose indices nothing reads computes its
 //     values alone (aten.max_pool2d's work), 2x2 windows in vector steps.
 //   - convact: a relu, hardswish or hardsigmoid whose input is a

@@ -36,7 +36,7 @@ var planPasses = []pass{
 	{name: "softmax", at: []string{"aten._softmax.default"}, rewrite: (*fuser).scaledMaskedSoftmax},
 	{name: "hardact", at: []string{"aten.div.Tensor"}, rewrite: (*fuser).hardActivation},
 	{name: "foldbn", at: []string{"aten._native_batch_norm_legit_no_training.default"}, rewrite: (*fuser).foldBatchNorm},
-	{name: "pack", at: []string{"aten.addmm.default", "aten.mm.default"}, rewrite: (*fuser).packWeight},
+	{name: "pack", at: []string{"aten.addmm.default", "aten.mm.default", "aten.convolution.default"}, rewrite: (*fuser).packWeight},
 	{name: "poolvalues", at: []string{"aten.max_pool2d_with_indices.default"}, rewrite: (*fuser).poolValues},
 	{name: "convact", at: []string{"aten.relu.default", "aten.hardswish.default", "aten.hardsigmoid.default"}, rewrite: (*fuser).convActivation},
 	{name: "lifetimes", plan: (*graphPlan).planLifetimes},

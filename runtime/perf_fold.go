@@ -3,6 +3,7 @@ package runtime
 import (
 	"math"
 
+	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/kernels"
 	"github.com/seam-rt/seam/kernels/gemm"
 	"github.com/seam-rt/seam/tensor"
@@ -227,9 +228,14 @@ func (f *fuser) foldBatchNorm(bn int) bool {
 // packWeight runs mm(x, B) or addmm(bias, x, B) (beta = alpha = 1) with a
 // constant float32 B, or B = permute(W, [1, 0]) of a constant W (a
 // Linear's weight), as kernels.PackedMatmul on B packed once here: every
-// run, and concurrent runs, share it.
+// run, and concurrent runs, share it. A convolution goes to
+// packConvWeight.
 func (f *fuser) packWeight(i int) bool {
 	st := &f.gp.steps[i]
+	if f.op(i) == "aten.convolution.default" {
+		f.packConvWeight(i)
+		return false
+	}
 	addmm := len(st.args) == 5
 	xi, bi := 0, 1
 	if addmm {
@@ -280,4 +286,36 @@ func (f *fuser) packWeight(i int) bool {
 		return true
 	}
 	return false
+}
+
+// packConvWeight gives a convolution whose input has 1x1 planes (a
+// squeeze-excite block's gates) and whose weight is a constant float32 1x1
+// kernel (a graph constant, or foldbn's folded weight) that weight packed
+// once (kernels.ConvolutionWith), instead of a transpose and a pack on
+// every call. The kernel checks the rest of the geometry on each call and
+// runs the ordinary path wherever the packed weight does not apply.
+func (f *fuser) packConvWeight(i int) {
+	st := &f.gp.steps[i]
+	if len(st.args) != 9 || st.args[0].kind != tmplSlot {
+		return
+	}
+	m := f.meta(st.args[0].slot)
+	if m == nil || m.DType != ir.Float32 || len(m.Sizes) < 3 {
+		return
+	}
+	for _, s := range m.Sizes[2:] {
+		if !s.IsStatic() || s.Int != 1 {
+			return
+		}
+	}
+	w := f.constF32(st.args[1])
+	if w == nil && st.args[1].kind == tmplLit && st.args[1].lit.Kind() == value.Tensor {
+		w = st.args[1].lit.Tensor()
+	}
+	if w == nil {
+		return
+	}
+	if st.conv.weight = kernels.PackConvWeight(w); st.conv.weight != nil {
+		st.setConv()
+	}
 }

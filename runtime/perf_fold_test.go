@@ -145,6 +145,52 @@ func TestConstantRewrites(t *testing.T) {
 	}
 }
 
+// In mobilenet_tiny the weight of every convolution over 1x1 planes (the
+// squeeze-excite gates: two in each of its five blocks) is packed once,
+// also where convact then fused the gate's relu or hardsigmoid into it,
+// and no other convolution's is; the output stays within rounding of the
+// program loaded without the pack pass.
+func TestConvWeightsPacked(t *testing.T) {
+	dir := fixtures.ExtraDir("mobilenet_tiny")
+	prog := fixtures.Load(t, filepath.Join(dir, "model.pt2"))
+	packed, err := Load(prog, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := Load(prog, Options{Disable: []string{"pack"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	convs, withWeight, withAct := 0, 0, 0
+	for _, st := range packed.plan.steps {
+		if ir.OpName(st.node.Target) != "aten.convolution.default" {
+			continue
+		}
+		convs++
+		if st.conv.weight != nil {
+			withWeight++
+			if st.conv.act != "" {
+				withAct++
+			}
+		}
+	}
+	if withWeight != 10 || withAct != 10 {
+		t.Errorf("%d of %d convolutions have a packed weight (%d with an activation fused), want 10 (10)", withWeight, convs, withAct)
+	}
+	_, in := loadExtra(t, "mobilenet_tiny", "case0", true)
+	want, err := plain.Run(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := packed.Run(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tensor.AllClose(got[0].Tensor(), want[0].Tensor(), 1e-5, 1e-6); err != nil {
+		t.Errorf("output with packed weights: %v", err)
+	}
+}
+
 // A program gives the same bits on one thread and on several.
 func TestThreadsKeepResults(t *testing.T) {
 	for _, c := range []struct {

@@ -25,13 +25,14 @@ import (
 //     aten kernels, which round the same steps (perf_fold.go).
 //   - A max pool whose indices nothing reads: kernels.MaxPool2dValues.
 //   - A convolution whose only use is relu, hardswish or hardsigmoid (once
-//     batch norm is folded into it): kernels.ConvolutionAct, which
+//     batch norm is folded into it): kernels.ConvolutionWith, which
 //     activates each output plane as soon as it is written.
 //
 // With the constant weights at hand (top-level graph inputs that are
 // parameters, buffers no run changes, or tensor constants), perf_fold.go
 // also folds batch norm into the convolution before it and packs the B
-// operand of mm/addmm once for the GEMM. Each pattern is one pass of
+// operand of mm/addmm, and a 1x1 convolution's weight over 1x1 planes,
+// once for the GEMM. Each pattern is one pass of
 // passes.go's table, by the name given there.
 
 // poolValues runs a max pool whose indices nothing reads (the usual
@@ -62,12 +63,12 @@ func (f *fuser) convActivation(a int) bool {
 	if !ok || f.out(pc) != v || !f.float32(f.out(a)) {
 		return false
 	}
-	k, ok := kernels.ConvolutionAct(f.op(a))
-	if !ok {
+	cv := &f.gp.steps[pc]
+	cv.conv.act = f.op(a)
+	if !cv.setConv() {
+		cv.conv.act = ""
 		return false
 	}
-	cv := &f.gp.steps[pc]
-	cv.kernel = k
 	cv.outs[0].slot = st.outs[0].slot
 	f.prod[st.outs[0].slot] = pc
 	f.gone[a] = true

@@ -56,6 +56,29 @@ type step struct {
 	// runs is the op a rewrite made the step's kernel compute instead of
 	// its node's ("" for the node's own).
 	runs string
+	// conv is what rewrites fused into a convolution's kernel (see
+	// setConv).
+	conv convFusion
+}
+
+// convFusion is what rewrites fused into a convolution step: the
+// activation after it (convact) and its constant weight packed once
+// (pack). The step's kernel is always kernels.ConvolutionWith of both, so
+// that a rewrite keeps what an earlier one fused.
+type convFusion struct {
+	act    string
+	weight *kernels.PackedConvWeight
+}
+
+// setConv makes a convolution step's kernel compute what st.conv says,
+// reporting false (and leaving the kernel) for an activation the kernels
+// cannot fuse.
+func (st *step) setConv() bool {
+	k, ok := kernels.ConvolutionWith(st.conv.act, st.conv.weight)
+	if ok {
+		st.kernel = k
+	}
+	return ok
 }
 
 // outSlot places one result: in a slot, or, for a Tensor[] result, each
