@@ -35,6 +35,9 @@ func runBinaryThreads(ctx *Context, op binOp, dt tensor.DType, out, ta *tensor.T
 	if k <= 1 {
 		return runBinary(op, dt, out, ta, a, tb, b, alpha)
 	}
+	if binaryFlatThreads(k, op, out, ta, a, tb, b, alpha) {
+		return nil
+	}
 	views := make([]*tensor.Tensor, 0, 3*k)
 	defer func() {
 		for _, v := range views {
@@ -62,6 +65,52 @@ func runBinaryThreads(ctx *Context, op binOp, dt tensor.DType, out, ta *tensor.T
 		}
 	}
 	return nil
+}
+
+// binaryFlatThreads runs a float32 op whose operands walk as one row
+// (contiguous tensors of the output's shape, or one and a scalar) in k
+// chunks of that row, and reports whether it did: a view of each operand
+// per chunk, and the broadcast analysis each view's call repeats, cost
+// more than the arithmetic on the row lengths of a small transformer
+// (2.5 us more than one thread's 1.5 for an add of 8,192 elements,
+// against 0.8 us more this way; Intel Xeon). Each element is computed by
+// the same vector or scalar code as in runBinary.
+func binaryFlatThreads(k int, op binOp, out, ta *tensor.Tensor, a value.Value, tb *tensor.Tensor, b, alpha value.Value) bool {
+	shape := out.Sizes()
+	var w tensor.Walk
+	w.Init(shape)
+	w.Add(out.Strides(), 0)
+	addOperand(&w, ta, shape)
+	addOperand(&w, tb, shape)
+	w.Coalesce()
+	g, ok := w.Grid()
+	if !ok || w.Err() != nil || g.Rows != 1 || g.ColStep[0] != 1 {
+		return false
+	}
+	var xs, ys [1]float32
+	o := tensor.Data[float32](out)
+	xd, yd := load(&xs, ta, a, fromF64[float32]), load(&ys, tb, b, fromF64[float32])
+	al := float32(1)
+	if op == opAdd || op == opSub {
+		f, _ := scalarOf(alpha)
+		al = float32(f)
+	}
+	par.For(k, g.Cols, 16, func(lo, hi int) {
+		var row tensor.Walk
+		row.Len = hi - lo
+		for j := range 3 {
+			row.Off[j], row.Step[j] = g.Off[j]+lo*g.ColStep[j], g.ColStep[j]
+		}
+		if binaryRowF32(op, o, xd, yd, &row, al) {
+			return
+		}
+		f := arithFunc[float32](op, al, true)
+		oo, oa, ob := row.Off[0], row.Off[1], row.Off[2]
+		for i := 0; i < row.Len; i++ {
+			o[oo+i] = f(xd[oa+i*row.Step[1]], yd[ob+i*row.Step[2]])
+		}
+	})
+	return true
 }
 
 // narrowAligned is a pooled view of t's items [lo, hi) along dimension d

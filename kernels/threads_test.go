@@ -57,6 +57,13 @@ func TestThreadsDoNotChangeResults(t *testing.T) {
 		{target: "aten.mul.Tensor", named: []ops.NamedArg{tv(randTensor(r, 6, 50, 1000)), tv(randTensor(r, 1, 50, 1000))}},
 		{target: "aten.div.Tensor", named: []ops.NamedArg{tv(randTensor(r, 1, 6, 200, 129)), tv(randTensor(r, 200, 129))}},
 		{target: "aten.maximum.default", named: []ops.NamedArg{tv(randTensor(r, 1, 9, 1, 20000)), tv(randTensor(r, 9, 1, 1))}},
+		// Operands that walk as one row (the same shape, or a 0-d tensor
+		// on either side) split that row, lengths no multiple of 16.
+		{target: "aten.add.Tensor", named: []ops.NamedArg{tv(randTensor(r, 1, 128, 64)), tv(randTensor(r, 1, 128, 64))}},
+		{target: "aten.sub.Tensor", named: []ops.NamedArg{tv(randTensor(r, 3, 7001)), tv(randTensor(r, 3, 7001)), {Name: "alpha", Value: value.FromDouble(2)}}},
+		{target: "aten.mul.Tensor", named: []ops.NamedArg{tv(randTensor(r, 5, 7001)), tv(randTensor(r))}},
+		{target: "aten.div.Tensor", named: []ops.NamedArg{tv(randTensor(r)), tv(randTensor(r, 5, 7001))}},
+		{target: "aten.minimum.default", named: []ops.NamedArg{tv(randTensor(r, 5, 7001)), tv(randTensor(r, 5, 7001))}},
 		{target: "aten.mean.dim", named: []ops.NamedArg{tv(randTensor(r, 8, 64, 33, 33)), pos(value.FromInts([]int64{-1, -2})), pos(value.FromBool(true))}},
 		{target: "scaled masked softmax", args: []value.Value{value.FromTensor(y), value.FromDouble(0.125), value.FromTensor(mask)}},
 	}
