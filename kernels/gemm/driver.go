@@ -103,6 +103,24 @@ func gemm[T float](kn *kernel[T], threads int, transA bool, m, n, k int, alpha T
 		gemmCols(kn, dot, transA, m, 0, n, n, k, alpha, a, lda, src, beta, c, ldc, bias)
 		return
 	}
+	if src.packed != nil && (m+kn.mr-1)/kn.mr >= 2*strips {
+		// Over a prepacked B (a Linear's weight) the strips are of whole
+		// row tiles: no strip packs anything another does, and each reads
+		// and writes the rows that the row-wise ops around a Linear (layer
+		// norm, the elementwise ops) split by, so its core has them in
+		// cache; column strips made each core read all of A, half of it
+		// from the other core's cache.
+		par.For(strips, m, kn.mr, func(lo, hi int) {
+			var ar []T
+			if transA {
+				ar = a[lo:]
+			} else {
+				ar = a[lo*lda:]
+			}
+			gemmCols(kn, false, transA, hi-lo, 0, n, n, k, alpha, ar, lda, src, beta, c[lo*ldc:], ldc, bias)
+		})
+		return
+	}
 	par.For(strips, n, align, func(lo, hi int) {
 		gemmCols(kn, dot, transA, m, lo, hi, n, k, alpha, a, lda, src, beta, c, ldc, bias)
 	})

@@ -256,19 +256,26 @@ func TestNoAllocs(t *testing.T) {
 // packed-now and prepacked B, partial panels) and the dot-product path.
 func TestThreadsGiveIdenticalResults(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
-	shapes := [][4]int{{64, 1000, 256, 0}, {64, 1000, 256, 1}, {200, 517, 300, 0}, {3, 2001, 300, 1}, {8, 1203, 600, 1}, {33, 700, 129, 0}, {8, 256, 432, 0}}
+	shapes := [][4]int{{64, 1000, 256, 0}, {64, 1000, 256, 1}, {200, 517, 300, 0}, {3, 2001, 300, 1}, {8, 1203, 600, 1}, {33, 700, 129, 0}, {8, 256, 432, 0}, {128, 256, 64, 1}, {131, 64, 256, 1}}
 	for _, kn := range sKernels {
-		for _, s := range shapes {
+		for si, s := range shapes {
 			tb := s[3] == 1
-			p := newProblem(r, false, tb, s[0], s[1], s[2], 0, float32(1), float32(0.5), false)
+			// Over a prepacked B, products of many rows split by rows:
+			// A transposed or not, with a column bias, and without.
+			ta := si%2 == 1
+			p := newProblem(r, ta, tb, s[0], s[1], s[2], 0, float32(1), float32(0.5), false)
 			pb := newPacked(kn, tb, p.k, p.n, p.b, p.ldb)
+			var bias []float32
+			if si%3 == 0 {
+				bias = randSlice[float32](r, 1, p.n, p.n)
+			}
 			c0 := append([]float32(nil), p.c...)
 			for _, src := range []bSource[float32]{{trans: tb, b: p.b, ldb: p.ldb}, {packed: pb}} {
 				want := append([]float32(nil), c0...)
-				run(kn, 1, false, p.m, p.n, p.k, 1.5, p.a, p.lda, src, 0.5, want, p.ldc, nil)
+				run(kn, 1, ta, p.m, p.n, p.k, 1.5, p.a, p.lda, src, 0.5, want, p.ldc, bias)
 				for _, threads := range []int{2, 3, 4, 7} {
 					got := append([]float32(nil), c0...)
-					run(kn, threads, false, p.m, p.n, p.k, 1.5, p.a, p.lda, src, 0.5, got, p.ldc, nil)
+					run(kn, threads, ta, p.m, p.n, p.k, 1.5, p.a, p.lda, src, 0.5, got, p.ldc, bias)
 					for i := range want {
 						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
 							t.Fatalf("%s %v packed=%v threads=%d: [%d] = %g, one thread %g", kn.name, s, src.packed != nil, threads, i, got[i], want[i])
