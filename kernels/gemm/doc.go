@@ -32,7 +32,9 @@
 //
 // SgemmThreads and SgemmPackedThreads cut C into strips of whole column
 // panels, one per goroutine, when the product is large enough (see
-// kernels/internal/par); each element is computed as on one goroutine.
+// kernels/internal/par), or, over a prepacked B with at least two row
+// tiles per strip, into strips of whole row tiles; each element is
+// computed as on one goroutine.
 //
 // All entry points are safe for concurrent use. Packing buffers come from a
 // sync.Pool, so steady-state calls do not allocate.
