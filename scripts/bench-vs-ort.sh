@@ -18,7 +18,10 @@ t=${SEAM_BENCH_TIME:-1s}
 cores=$(nproc)
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $cores cores, $(grep -o -m1 'avx512f' /proc/cpuinfo || echo 'no AVX-512'); $(date -u +%Y-%m-%dT%H:%MZ)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-bash "$tools/setup-ort.sh" >/dev/null
+# The same library in this process too, for the columns on seam's own
+# ONNX export (seam export onnx run by ONNX Runtime through its C API).
+SEAM_ONNXRUNTIME_LIB=${SEAM_ONNXRUNTIME_LIB:-$(bash "$tools/setup-ort.sh")}
+export SEAM_ONNXRUNTIME_LIB
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/seam" ./cmd/seam
