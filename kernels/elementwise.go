@@ -260,17 +260,14 @@ func binaryTyped[T number](op binOp, out, ta *tensor.Tensor, a value.Value, tb *
 		return nil
 	}
 	o := tensor.Data[T](out)
-	var f func(T, T) T
 	var zero T
-	_, f32 := any(zero).(float32)
-	if f32 && binaryGridF32(op, asF32(o), asF32(xd), asF32(yd), &w, float32(al)) {
+	if _, f32 := any(zero).(float32); f32 {
+		binaryWalkF32(op, asF32(o), asF32(xd), asF32(yd), &w, float32(al))
 		return nil
 	}
+	var f func(T, T) T
 	for w.Next() {
-		if f32 && binaryRowF32(op, asF32(o), asF32(xd), asF32(yd), &w, float32(al)) {
-			continue
-		}
-		if !f32 && binaryRowFast(op, o, xd, yd, &w, al) {
+		if binaryRowFast(op, o, xd, yd, &w, al) {
 			continue
 		}
 		if f == nil {
@@ -283,6 +280,29 @@ func binaryTyped[T number](op binOp, out, ta *tensor.Tensor, a value.Value, tb *
 		}
 	}
 	return nil
+}
+
+// binaryWalkF32 is float32 arithmetic over a walk: a grid of planes and
+// their gates in one call where it can (binaryGridF32), else row by row,
+// the hot patterns in vector calls and the rest element by element.
+func binaryWalkF32(op binOp, o, x, y []float32, w *tensor.Walk, alpha float32) {
+	if binaryGridF32(op, o, x, y, w, alpha) {
+		return
+	}
+	var f func(float32, float32) float32
+	for w.Next() {
+		if binaryRowF32(op, o, x, y, w, alpha) {
+			continue
+		}
+		if f == nil {
+			f = arithFunc[float32](op, alpha, true)
+		}
+		oo, oa, ob := w.Off[0], w.Off[1], w.Off[2]
+		so, sa, sb := w.Step[0], w.Step[1], w.Step[2]
+		for k := 0; k < w.Len; k++ {
+			o[oo+k*so] = f(x[oa+k*sa], y[ob+k*sb])
+		}
+	}
 }
 
 func hasZero[T number](d []T, t *tensor.Tensor) bool {

@@ -49,16 +49,21 @@ func TestThreadsDoNotChangeResults(t *testing.T) {
 		{target: "aten.convolution.default", named: []ops.NamedArg{tv(randTensor(r, 4, 64, 24, 24)), tv(randTensor(r, 96, 64, 1, 1)), tv(randTensor(r, 96)),
 			pos(value.FromInts([]int64{1, 1})), pos(value.FromInts([]int64{0, 0})), pos(value.FromInts([]int64{1, 1})),
 			pos(value.FromBool(false)), pos(value.FromInts([]int64{0, 0})), pos(value.FromInt(1))}},
-		// Elementwise arithmetic, split along the outermost dimension of
-		// more than one element; the operands that are broadcast along it
-		// are read whole.
+		// Elementwise arithmetic over grids of two dimensions: split by
+		// rows (planes and their gates, a row broadcast over a batch) or
+		// by columns.
 		{target: "aten.add.Tensor", named: []ops.NamedArg{tv(randTensor(r, 8, 40, 1001)), tv(randTensor(r, 8, 40, 1001)), {Name: "alpha", Value: value.FromDouble(0.5)}}},
 		{target: "aten.mul.Tensor", named: []ops.NamedArg{tv(randTensor(r, 8, 64, 31, 31)), tv(randTensor(r, 8, 64, 1, 1))}},
 		{target: "aten.mul.Tensor", named: []ops.NamedArg{tv(randTensor(r, 6, 50, 1000)), tv(randTensor(r, 1, 50, 1000))}},
 		{target: "aten.div.Tensor", named: []ops.NamedArg{tv(randTensor(r, 1, 6, 200, 129)), tv(randTensor(r, 200, 129))}},
 		{target: "aten.maximum.default", named: []ops.NamedArg{tv(randTensor(r, 1, 9, 1, 20000)), tv(randTensor(r, 9, 1, 1))}},
+		// More than two dimensions after coalescing: views of the
+		// operands, one broadcast along the split dimension.
+		{target: "aten.add.Tensor", named: []ops.NamedArg{tv(randTensor(r, 8, 3, 500, 7)), tv(randTensor(r, 1, 3, 1, 7))}},
 		// Operands that walk as one row (the same shape, or a 0-d tensor
-		// on either side) split that row, lengths no multiple of 16.
+		// on either side) split that row, lengths no multiple of 16; the
+		// grids above split their rows, or their columns when they have
+		// too few rows (the [6, 50000] product on four threads).
 		{target: "aten.add.Tensor", named: []ops.NamedArg{tv(randTensor(r, 1, 128, 64)), tv(randTensor(r, 1, 128, 64))}},
 		{target: "aten.sub.Tensor", named: []ops.NamedArg{tv(randTensor(r, 3, 7001)), tv(randTensor(r, 3, 7001)), {Name: "alpha", Value: value.FromDouble(2)}}},
 		{target: "aten.mul.Tensor", named: []ops.NamedArg{tv(randTensor(r, 5, 7001)), tv(randTensor(r))}},
