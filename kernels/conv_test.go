@@ -268,17 +268,7 @@ func TestConvolutionActMatchesTwoOps(t *testing.T) {
 		} {
 			for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
 				for _, threads := range []int{1, 4} {
-					mk := func(sizes ...int) *tensor.Tensor {
-						v := make([]float64, tensor.Numel(sizes))
-						for i := range v {
-							v[i] = float64(float32(r.NormFloat64()))
-						}
-						t, _ := tensor.FromSlice(v, sizes...)
-						if dt == tensor.Float32 {
-							t = mustF32(t)
-						}
-						return t
-					}
+					mk := func(sizes ...int) *tensor.Tensor { return normalTensor(r, dt, sizes...) }
 					x, w, b := mk(c.n, c.c, c.h, c.h), mk(c.o, c.c/c.g, c.k, c.k), mk(c.o)
 					args := []value.Value{value.FromTensor(x), value.FromTensor(w), value.FromTensor(b), pair(c.s), pair(c.k / 2), pair(1),
 						value.FromBool(false), pair(0), value.FromInt(int64(c.g))}
@@ -301,6 +291,20 @@ func TestConvolutionActMatchesTwoOps(t *testing.T) {
 			}
 		}
 	}
+}
+
+// normalTensor is a tensor of dtype dt (float32 or float64) of normally
+// distributed values that float32 holds exactly.
+func normalTensor(r *rand.Rand, dt tensor.DType, sizes ...int) *tensor.Tensor {
+	v := make([]float64, tensor.Numel(sizes))
+	for i := range v {
+		v[i] = float64(float32(r.NormFloat64()))
+	}
+	t, _ := tensor.FromSlice(v, sizes...)
+	if dt == tensor.Float32 {
+		t = mustF32(t)
+	}
+	return t
 }
 
 // mustF32 is t converted to float32.
@@ -404,17 +408,7 @@ func sameBits(a, b *tensor.Tensor) bool {
 func TestConvolutionPackedWeight(t *testing.T) {
 	r := rand.New(rand.NewSource(6))
 	pair := func(v int) value.Value { return value.FromInts([]int64{int64(v), int64(v)}) }
-	mk := func(dt tensor.DType, sizes ...int) *tensor.Tensor {
-		v := make([]float64, tensor.Numel(sizes))
-		for i := range v {
-			v[i] = float64(float32(r.NormFloat64()))
-		}
-		t, _ := tensor.FromSlice(v, sizes...)
-		if dt == tensor.Float32 {
-			t = mustF32(t)
-		}
-		return t
-	}
+	mk := func(dt tensor.DType, sizes ...int) *tensor.Tensor { return normalTensor(r, dt, sizes...) }
 	run := func(k Kernel, threads int, args []value.Value) *tensor.Tensor {
 		ctx := NewContext()
 		ctx.Threads = threads
