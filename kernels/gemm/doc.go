@@ -15,11 +15,12 @@
 // an mc block (in L2) stream past it, the B block in L3. Edge tiles run
 // kernels specialised for fewer rows, and AVX-512 masks the last column
 // vector of a partial tile only (full tiles run a copy of the loop without
-// masks, which Intel cores run about 12% faster). A kernel adds an optional per-row bias (a convolution's) and an
-// optional per-column bias (a linear layer's, SgemmPackedThreads' bias)
-// while the first k block's tile is in registers, so C is written once, and
-// may loop over a packed A block's micro-panels itself (one call per B
-// panel: on short k the calls cost as much as the arithmetic).
+// masks, which Intel cores run about 12% faster). A kernel adds an
+// optional per-row bias (a convolution's) and an optional per-column bias
+// (a linear layer's, SgemmPackedThreads' bias) while the first k block's
+// tile is in registers, so C is written once, and may loop over a packed A
+// block's micro-panels itself (one call per B panel: on short k the calls
+// cost as much as the arithmetic).
 //
 // Packing is skipped where it cannot pay off: B is read in place when not
 // transposed (unless m is large and its row stride aliases in L1), A when it
