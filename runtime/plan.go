@@ -63,8 +63,9 @@ type step struct {
 
 // convFusion is what rewrites fused into a convolution step: the
 // activation after it (convact) and its constant weight packed once
-// (pack). The step's kernel is always kernels.ConvolutionWith of both, so
-// that a rewrite keeps what an earlier one fused.
+// (pack). Once a rewrite has fused either, the step's kernel is
+// kernels.ConvolutionWith of both, so that a rewrite keeps what an earlier
+// one fused.
 type convFusion struct {
 	act    string
 	weight *kernels.PackedConvWeight
