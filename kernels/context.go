@@ -23,6 +23,8 @@ type Context struct {
 	mask  []bool // reduceDims
 	shape []int  // gatherReduction's result shape
 	dims  []int  // reduceArgs
+	// hwc8 holds the depthwise convolutions' pixel tables by geometry.
+	hwc8 map[hwc8Geometry]*hwc8Pixels
 }
 
 // BeginRun says that a run whose kernels may split (Threads above 1) has

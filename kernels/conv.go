@@ -370,12 +370,59 @@ func (cv *conv) depthwise8() bool {
 // elementwise kernels around it do: each core reads the planes it wrote
 // rather than the other core's.
 func (cv *conv) runDepthwise8(ctx *Context, macs float64) {
+	pt := ctx.hwc8Tables(cv)
+	in, out, tp, wp8 := pt.in, pt.out, pt.taps, pt.w
+	items := cv.groups / 8 * cv.n
+	bufLen := cv.depthwise8Len()
+	if k := par.Chunks(ctx.Threads, items, depthwiseCost*macs*8); k > 1 {
+		c := *cv
+		par.For(k, items, 1, func(lo, hi int) {
+			buf := getF32(bufLen)
+			c.depthwise8Blocks(lo, hi, *buf, in, out, tp, wp8)
+			f32Pool.Put(buf)
+		})
+	} else {
+		cv.depthwise8Blocks(0, items, ctx.scratchF32(bufLen), in, out, tp, wp8)
+	}
+	if cv.groups%8 == 0 {
+		return
+	}
+	lay := cv.directLayout()
+	toffs := cv.tapOffsets(ctx.scratchInts(cv.kh*cv.kw), lay)
+	buf := ctx.scratchF32(lay.bufLen(cv.groups, cv.og))
+	for b := 0; b < cv.n; b++ {
+		cv.directGroups(b*cv.groups+cv.groups&^7, (b+1)*cv.groups, buf, toffs, lay)
+	}
+}
+
+// hwc8Geometry is what runDepthwise8's pixel tables depend on.
+type hwc8Geometry struct{ h, w, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw int }
+
+// hwc8Pixels are runDepthwise8's tables for one geometry: where input
+// pixel (y, x) goes in the padded plane, where output pixel (oy, ox)'s
+// window starts, each tap's offset from there, and each tap's place in a
+// block's packed weights. They are read-only once made.
+type hwc8Pixels struct{ in, out, taps, w vec.Pixels }
+
+// maxHWC8Tables bounds the tables a Context keeps: a program has a few
+// depthwise geometries, one with dynamic sizes may meet many.
+const maxHWC8Tables = 64
+
+// hwc8Tables returns cv's pixel tables, made once per geometry and kept in
+// ctx: building them is a serial prefix of every call that a split cannot
+// share (8.7 us of a batch-8 [16, 48x48] stride-2 depthwise convolution's
+// 63 us on two threads, Intel Xeon).
+func (ctx *Context) hwc8Tables(cv *conv) *hwc8Pixels {
+	g := hwc8Geometry{cv.h, cv.w, cv.oh, cv.ow, cv.kh, cv.kw, cv.sh, cv.sw, cv.ph, cv.pw, cv.dh, cv.dw}
+	if t := ctx.hwc8[g]; t != nil {
+		return t
+	}
+	if ctx.hwc8 == nil || len(ctx.hwc8) >= maxHWC8Tables {
+		ctx.hwc8 = map[hwc8Geometry]*hwc8Pixels{}
+	}
 	hw, plane, taps := cv.h*cv.w, cv.oh*cv.ow, cv.kh*cv.kw
 	wp := cv.w + 2*cv.pw
-	ints := ctx.scratchInts(hw + plane + 2*taps)
-	// Where input pixel (y, x) goes in the padded plane, where output pixel
-	// (oy, ox)'s window starts, each tap's offset from there, and each
-	// tap's place in the block's packed weights.
+	ints := make([]int, hw+plane+2*taps)
 	inPix, outPix, offs, wPix := ints[:hw], ints[hw:][:plane], ints[hw+plane:][:taps], ints[hw+plane+taps:][:taps]
 	for y := 0; y < cv.h; y++ {
 		for x := 0; x < cv.w; x++ {
@@ -393,28 +440,9 @@ func (cv *conv) runDepthwise8(ctx *Context, macs float64) {
 			wPix[ki*cv.kw+kj] = (ki*cv.kw + kj) * 8
 		}
 	}
-	in, out, tp, wp8 := vec.NewPixels(inPix), vec.NewPixels(outPix), vec.NewPixels(offs), vec.NewPixels(wPix)
-	items := cv.groups / 8 * cv.n
-	bufLen := cv.depthwise8Len()
-	if k := par.Chunks(ctx.Threads, items, depthwiseCost*macs*8); k > 1 {
-		c := *cv
-		par.For(k, items, 1, func(lo, hi int) {
-			buf := getF32(bufLen)
-			c.depthwise8Blocks(lo, hi, *buf, in, out, tp, wp8)
-			f32Pool.Put(buf)
-		})
-	} else {
-		cv.depthwise8Blocks(0, items, ctx.scratchF32(bufLen), in, out, tp, wp8)
-	}
-	if cv.groups%8 == 0 {
-		return
-	}
-	lay := cv.directLayout()
-	toffs := cv.tapOffsets(ctx.scratchInts(taps), lay)
-	buf := ctx.scratchF32(lay.bufLen(cv.groups, cv.og))
-	for b := 0; b < cv.n; b++ {
-		cv.directGroups(b*cv.groups+cv.groups&^7, (b+1)*cv.groups, buf, toffs, lay)
-	}
+	t := &hwc8Pixels{vec.NewPixels(inPix), vec.NewPixels(outPix), vec.NewPixels(offs), vec.NewPixels(wPix)}
+	ctx.hwc8[g] = t
+	return t
 }
 
 // depthwise8Len is the scratch depthwise8Blocks needs: the padded input
