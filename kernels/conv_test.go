@@ -486,24 +486,28 @@ func TestConvolutionPackedWeight(t *testing.T) {
 // One Context serving depthwise convolutions of many geometries in turn
 // (its pixel tables kept per geometry) gives, for each, the bits a fresh
 // Context gives: geometries that differ from a base in one of padding,
-// stride, dilation, kernel, height or width alone, the first three also at
-// stride 3, where the output's size stays the same.
+// stride, dilation, kernel, height or width alone, the padding and
+// dilation of one axis alone too, and at stride 3, where the output's size
+// stays the same.
 func TestDepthwiseTablesPerGeometry(t *testing.T) {
 	r := rand.New(rand.NewSource(8))
-	type geom struct{ h, w, k, s, p, d int }
+	type geom struct{ h, w, k, s, ph, pw, dh, dw int }
+	a, b := geom{12, 12, 3, 1, 1, 1, 1, 1}, geom{12, 12, 3, 3, 1, 1, 1, 1}
+	with := func(g geom, f func(*geom)) geom { f(&g); return g }
 	pairs := [][2]geom{
-		{{12, 12, 3, 1, 1, 1}, {12, 12, 3, 1, 0, 1}}, {{12, 12, 3, 1, 1, 1}, {12, 12, 3, 2, 1, 1}},
-		{{12, 12, 3, 1, 1, 1}, {12, 12, 3, 1, 1, 2}}, {{12, 12, 3, 1, 1, 1}, {12, 12, 5, 1, 1, 1}},
-		{{12, 12, 3, 1, 1, 1}, {10, 12, 3, 1, 1, 1}}, {{12, 12, 3, 1, 1, 1}, {12, 14, 3, 1, 1, 1}},
-		{{12, 12, 3, 3, 1, 1}, {12, 12, 3, 3, 0, 1}}, {{12, 12, 3, 3, 1, 1}, {12, 12, 3, 3, 1, 2}},
-		{{12, 12, 3, 3, 1, 1}, {12, 12, 4, 3, 1, 1}},
+		{a, with(a, func(g *geom) { g.ph, g.pw = 0, 0 })}, {a, with(a, func(g *geom) { g.s = 2 })},
+		{a, with(a, func(g *geom) { g.dh, g.dw = 2, 2 })}, {a, with(a, func(g *geom) { g.k = 5 })},
+		{a, with(a, func(g *geom) { g.h = 10 })}, {a, with(a, func(g *geom) { g.w = 14 })},
+		{b, with(b, func(g *geom) { g.ph = 0 })}, {b, with(b, func(g *geom) { g.pw = 0 })},
+		{b, with(b, func(g *geom) { g.dh = 2 })}, {b, with(b, func(g *geom) { g.dw = 2 })},
+		{b, with(b, func(g *geom) { g.k = 4 })},
 	}
 	k, _ := Lookup("aten.convolution.default")
 	shared := NewContext()
 	run := func(ctx *Context, g geom, x, w *tensor.Tensor) *tensor.Tensor {
-		pair := func(v int) value.Value { return value.FromInts([]int64{int64(v), int64(v)}) }
-		args := []value.Value{value.FromTensor(x), value.FromTensor(w), value.Value{}, pair(g.s), pair(g.p), pair(g.d),
-			value.FromBool(false), pair(0), value.FromInt(16)}
+		two := func(a, b int) value.Value { return value.FromInts([]int64{int64(a), int64(b)}) }
+		args := []value.Value{value.FromTensor(x), value.FromTensor(w), {}, two(g.s, g.s), two(g.ph, g.pw), two(g.dh, g.dw),
+			value.FromBool(false), two(0, 0), value.FromInt(16)}
 		out := make([]value.Value, 1)
 		if err := k(ctx, args, out); err != nil {
 			t.Fatal(err)
@@ -512,10 +516,10 @@ func TestDepthwiseTablesPerGeometry(t *testing.T) {
 	}
 	for round := 0; round < 3; round++ {
 		for _, pair := range pairs {
-			for _, h := range pair {
-				x, w := normalTensor(r, tensor.Float32, 2, 16, h.h, h.w), normalTensor(r, tensor.Float32, 16, 1, h.k, h.k)
-				if !tensor.Equal(run(shared, h, x, w), run(NewContext(), h, x, w)) {
-					t.Fatalf("round %d, geometry %+v after others: differs from a fresh Context", round, h)
+			for _, g := range pair {
+				x, w := normalTensor(r, tensor.Float32, 2, 16, g.h, g.w), normalTensor(r, tensor.Float32, 16, 1, g.k, g.k)
+				if !tensor.Equal(run(shared, g, x, w), run(NewContext(), g, x, w)) {
+					t.Fatalf("round %d, geometry %+v after others: differs from a fresh Context", round, g)
 				}
 			}
 		}
