@@ -75,6 +75,9 @@ var mutations = []mutation{
 		"first = g.Off[j] + lo*g.RowStep[j]", "first = g.Off[j]",
 		[]string{"./kernels"}, "Threads"},
 
+	{"depthwise pixel tables are kept by a geometry without its top padding", "kernels/conv.go",
+		"cv.sh, cv.sw, cv.ph, cv.pw, cv.dh, cv.dw}", "cv.sh, cv.sw, 0, cv.pw, cv.dh, cv.dw}",
+		[]string{"./kernels"}, "TestDepthwiseTablesPerGeometry"},
 	{"a packed 1x1 weight serves a call of other input channels", "kernels/conv.go",
 		"p != nil && p.b.K() == c && p.b.N() == o", "p != nil && p.b.N() == o",
 		[]string{"./kernels"}, "TestConvolutionPackedWeight"},
