@@ -310,4 +310,14 @@ func TestStrips(t *testing.T) {
 			t.Errorf("strips(2, m=%d, n=%d, k=%d, packed=%v) = %d, want %d", c.m, c.n, c.k, c.packed, got, c.want)
 		}
 	}
+	// Column strips of 48 and 8 (a squeeze-excite gate's 56 columns on
+	// AVX-512) are not worth a split; 96 and 120 are, and 24 and 32; of
+	// four strips over 5 panels, three even ones are.
+	for _, c := range []struct{ s, n, align, want int }{
+		{2, 56, 48, 1}, {2, 216, 48, 2}, {2, 56, 8, 2}, {4, 240, 48, 3}, {2, 1024, 48, 2},
+	} {
+		if got := evenStrips(c.s, c.n, c.align); got != c.want {
+			t.Errorf("evenStrips(%d, n=%d, align=%d) = %d, want %d", c.s, c.n, c.align, got, c.want)
+		}
+	}
 }
