@@ -118,11 +118,7 @@ func gemm[T float](kn *kernel[T], threads int, transA bool, m, n, k int, alpha T
 		align = 4
 	}
 	strips := strips(threads, m, n, k, align, kn.mr, src.packed != nil)
-	if strips <= 1 {
-		gemmCols(kn, dot, transA, m, 0, n, n, k, alpha, a, lda, src, beta, c, ldc, bias)
-		return
-	}
-	if src.packed != nil && (m+kn.mr-1)/kn.mr >= 2*strips {
+	if strips > 1 && src.packed != nil && (m+kn.mr-1)/kn.mr >= 2*strips {
 		// Over a prepacked B (a Linear's weight) the strips are of whole
 		// row tiles: no strip packs anything another does, and each reads
 		// and writes the rows that the row-wise ops around a Linear (layer
