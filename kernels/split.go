@@ -147,3 +147,17 @@ func narrowAligned(ctx *Context, t *tensor.Tensor, ndim, d, lo, hi int) (*tensor
 	}
 	return v, err
 }
+
+// Parts runs fn(0) to fn(n-1) in k chunks of consecutive i on the caller
+// and the process's workers, as a kernel's split runs its chunks (a chunk
+// no worker has claimed by the time the caller gets to it runs in the
+// caller), and returns when all have: for a run cut into parts that are
+// each a whole program's run on some of the batch's samples. It counts
+// in Splits as a kernel's split does.
+func Parts(k, n int, fn func(i int)) {
+	par.ForChunks(k, n, 1, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			fn(i)
+		}
+	})
+}

@@ -40,3 +40,14 @@ func (e *NodeError) Error() string {
 }
 
 func (e *NodeError) Unwrap() error { return e.Err }
+
+// PartsError is seam's fault in running a batch in parts (see
+// samples.go): the program for a part that does not load, or a part that
+// refuses the share of the inputs it was given.
+type PartsError struct{ Err error }
+
+func (e *PartsError) Error() string {
+	return fmt.Sprintf("internal error: running the batch in parts: %v", e.Err)
+}
+
+func (e *PartsError) Unwrap() error { return e.Err }

@@ -47,6 +47,9 @@ type Options struct {
 	// them; see the package documentation), to compare a program with and
 	// without one or to rule one out when a result looks wrong.
 	Disable []string
+	// whole keeps a program's runs whole: a part of a batch run in parts
+	// (samples.go) is not cut again.
+	whole bool
 }
 
 // Program is a loaded program: compiled once, run many times, safe for
@@ -78,6 +81,11 @@ type Program struct {
 	// thread and threads (threads.go).
 	threads int
 	tuner   *threadTuner
+	// samples, when the program runs on several threads and computes its
+	// samples apart, runs it in parts (samples.go); noSamples says why
+	// not, when the program was asked for several threads.
+	samples   *samples
+	noSamples error
 }
 
 // ranOn, when a test sets it, is told the thread count each run gives
@@ -223,6 +231,7 @@ func loadLowered(l *ir.Lowered, opt Options, table []pass, compiled map[string]*
 	if err := prog.loadSpecializations(l, opt, table, compiled); err != nil {
 		return nil, err
 	}
+	prog.findSamples(l, opt)
 	return prog, nil
 }
 
@@ -413,8 +422,33 @@ func (p *Program) run(ctx context.Context, inputs []value.Value, timed bool) ([]
 }
 
 // exec runs the program on inputs already checked, which bind its
-// symbols as bind says.
+// symbols as bind says, on the threads its tuner chooses.
 func (p *Program) exec(ctx context.Context, inputs []value.Value, bind sym.Bindings, timed bool) ([]value.Value, []DelegateTime, error) {
+	threads, way := p.threads, -1
+	if p.tuner != nil {
+		threads, way = p.tuner.choose(bind)
+	}
+	var start time.Time
+	var regions, helped uint64
+	if way >= 0 {
+		start = time.Now()
+		regions, helped = kernels.Splits()
+	}
+	outs, times, err := p.execOn(ctx, inputs, threads, timed)
+	if err != nil {
+		return nil, nil, err
+	}
+	if way >= 0 {
+		d := time.Since(start)
+		r, h := kernels.Splits()
+		p.tuner.record(bind, way, d, splitBetween(regions, helped, r, h))
+	}
+	return outs, times, nil
+}
+
+// execOn runs the program on inputs already checked, on threads
+// goroutines: in parts when its batch splits (samples.go).
+func (p *Program) execOn(ctx context.Context, inputs []value.Value, threads int, timed bool) ([]value.Value, []DelegateTime, error) {
 	if p.mutates {
 		p.mu.Lock()
 		defer p.mu.Unlock()
@@ -425,28 +459,19 @@ func (p *Program) exec(ctx context.Context, inputs []value.Value, bind sym.Bindi
 	if timed {
 		f.timing = map[string]*DelegateTime{}
 	}
-	threads, way := p.threads, -1
-	if p.tuner != nil {
-		threads, way = p.tuner.choose(bind)
-	}
 	f.kctx.Threads = threads
 	if ranOn != nil {
 		ranOn(f.kctx.Threads)
 	}
-	var start time.Time
-	var regions, helped uint64
-	if way >= 0 {
-		start = time.Now()
-		regions, helped = kernels.Splits()
+	var outs []value.Value
+	var err error
+	if p.samples != nil {
+		outs, err = p.runParts(ctx, f, inputs, threads)
+	} else {
+		outs, err = f.runProgram(ctx, p.plan, p.graphArgs(inputs))
 	}
-	outs, err := f.runProgram(ctx, p.plan, p.graphArgs(inputs))
 	if err != nil {
 		return nil, nil, err
-	}
-	if way >= 0 {
-		d := time.Since(start)
-		r, h := kernels.Splits()
-		p.tuner.record(bind, way, d, splitBetween(regions, helped, r, h))
 	}
 	user := make([]value.Value, 0, p.nUser)
 	for i, o := range p.outputs {

@@ -305,6 +305,7 @@ func TestExitStatuses(t *testing.T) {
 		{fmt.Errorf("lower: %w", &lower.BugError{Err: errors.New("the partitions are not convex: cycle among 3 nodes")}), exitBug},
 		{&runtime.NodeError{Node: "mm", Err: &kernels.PanicError{Target: "aten.mm.default", Value: "index out of range"}}, exitBug},
 		{fmt.Errorf("x.pt2: %w", &runtime.PlanError{Pass: "gelu", Err: errors.New("reads y")}), exitBug},
+		{fmt.Errorf("x.pt2: %w", &runtime.PartsError{Err: errors.New("part 1 refused")}), exitBug},
 		{&runtime.InputError{Input: "x", Msg: "dim 1 is 16, want 9"}, exitInput},
 		{errors.New("anything else"), exitInput},
 		{exitError{exitFailed}, exitFailed},

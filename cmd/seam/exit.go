@@ -85,9 +85,10 @@ func isBug(err error) bool {
 		lowered *lower.BugError
 		kernel  *kernels.PanicError
 		plan    *runtime.PlanError
+		parts   *runtime.PartsError
 		bug     *bugError
 	)
-	return errors.As(err, &lowered) || errors.As(err, &kernel) || errors.As(err, &plan) || errors.As(err, &bug)
+	return errors.As(err, &lowered) || errors.As(err, &kernel) || errors.As(err, &plan) || errors.As(err, &parts) || errors.As(err, &bug)
 }
 
 // where names a command for its errors, after main's "seam: ": "run: ".

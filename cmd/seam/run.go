@@ -485,6 +485,9 @@ type latency struct {
 	// Threads says, for a program run on more than one thread, what it
 	// measured per binding of its symbols and which it uses.
 	Threads []threadsRecord `json:"threads,omitempty"`
+	// BatchParts, when above 1, is how many parts each run cuts the batch
+	// into (runtime.Program.BatchParts).
+	BatchParts int `json:"batch_parts,omitempty"`
 }
 
 type threadsRecord struct {
@@ -541,6 +544,9 @@ func timeRuns(ctx context.Context, prog *runtime.Program, vals []value.Value, n 
 		l.Threads = append(l.Threads, threadsRecord{Bind: c.Bind, Threads: c.Threads, OneMinMS: ms(c.One), ManyMinMS: ms(c.Many), Use: c.Use, Splits: c.Splits})
 	}
 	sort.Slice(l.Threads, func(i, j int) bool { return fmt.Sprint(l.Threads[i].Bind) < fmt.Sprint(l.Threads[j].Bind) })
+	if k, _ := prog.BatchParts(); k > 1 {
+		l.BatchParts = k
+	}
 	return l, nil
 }
 
@@ -560,6 +566,9 @@ func (l *latency) writeText(w io.Writer) {
 			continue
 		}
 		fmt.Fprintf(w, "  threads%s: fastest run %.3f ms on one, %.3f ms on %d: runs use %d\n", at, t.OneMinMS, t.ManyMinMS, t.Threads, t.Use)
+	}
+	if l.BatchParts > 1 {
+		fmt.Fprintf(w, "  batch: each run cuts it into %d parts, each a run of the whole program on its samples (at once on several threads, in turn on one)\n", l.BatchParts)
 	}
 	for _, d := range l.Delegates {
 		fmt.Fprintf(w, "  %s (%s): %.3f ms per run, %d calls\n", d.Module, d.Backend, d.MSPerRun, d.Calls)

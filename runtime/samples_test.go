@@ -1,0 +1,156 @@
+package runtime
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/seam-rt/seam/fixtures"
+	"github.com/seam-rt/seam/ir"
+	"github.com/seam-rt/seam/kernels"
+	"github.com/seam-rt/seam/npy"
+	"github.com/seam-rt/seam/pt2"
+	"github.com/seam-rt/seam/tensor"
+	"github.com/seam-rt/seam/value"
+)
+
+// loadWithFeatures loads a vision model with its first convolution's output as
+// a second output: the random-weight fixtures' logits are nearly the same
+// for every sample, their first features are not, so a part given the
+// wrong samples shows there.
+func loadWithFeatures(t testing.TB, model string, opt Options) *Program {
+	t.Helper()
+	a, err := pt2.Open(filepath.Join(fixtures.ExtraDir(model), "model.pt2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	prog, err := a.Program()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pool string
+	for _, n := range prog.Graph.Nodes {
+		if n.OpName() == "aten.convolution.default" && pool == "" {
+			pool = n.Outputs[0].Name
+		}
+	}
+	prog.Graph.Outputs = append(prog.Graph.Outputs, ir.TensorArg(pool))
+	prog.Signature.Outputs = append(prog.Signature.Outputs, ir.OutputSpec{Kind: ir.OutputUser, Arg: ir.TensorArg(pool)})
+	p, err := Load(prog, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func extraInputs(t testing.TB, model string) []value.Value {
+	t.Helper()
+	rc, err := npy.ReadCase(os.DirFS(filepath.Join(fixtures.ExtraDir(model), "io", "case0")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in []value.Value
+	for _, x := range rc.Inputs {
+		in = append(in, InputValue(x))
+	}
+	return in
+}
+
+// A conv net whose batch splits runs in as many parts as the machine has
+// cores (at most one sample each, the last part smaller when they do not
+// divide), on every thread count with the same bits, within rounding of
+// the whole batch's run.
+func TestBatchPartsBitwise(t *testing.T) {
+	defer func(f func() int) { numCPU = f }(numCPU)
+	for _, c := range []struct {
+		model string
+		cores int
+		parts int
+	}{
+		{"mobilenet_tiny_b8", 2, 2},
+		{"mobilenet_tiny_b8", 3, 3}, // 2, 3 and 3 samples
+		{"mobilenet_tiny", 2, 2},    // 1 and 2 samples
+		{"mobilenet_tiny", 8, 3},
+		{"vit_tiny", 2, 2}, // a sample each, heads merged with the batch
+	} {
+		in := extraInputs(t, c.model)
+		numCPU = func() int { return 1 }
+		whole := loadWithFeatures(t, c.model, Options{Threads: 1})
+		if k, err := whole.BatchParts(); k != 1 || err == nil {
+			t.Fatalf("%s on one core: %d parts (%v)", c.model, k, err)
+		}
+		want, err := whole.Run(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		numCPU = func() int { return c.cores }
+		// The input on a pooled storage too, as a module's input is
+		// another program's intermediate: the parts must not share its
+		// reference count (go test -race).
+		x := in[0].Tensor()
+		pooled, err := tensor.NewPool().Empty(x.DType(), x.Sizes())
+		if err == nil {
+			err = tensor.Copy(pooled, x)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var first []float32
+		for _, threads := range []int{1, 2, 3, 4} {
+			p := loadWithFeatures(t, c.model, Options{Threads: threads, FixedThreads: true})
+			if k, err := p.BatchParts(); k != c.parts {
+				t.Fatalf("%s on %d cores: %d parts (%v), want %d", c.model, c.cores, k, err, c.parts)
+			}
+			regions, _ := kernels.Splits()
+			out, err := p.Run(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := p.Run(context.Background(), []value.Value{value.FromTensor(pooled)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r, _ := kernels.Splits(); threads > 1 && r == regions {
+				t.Errorf("%s on %d threads: nothing split", c.model, threads)
+			}
+			for n, part := range p.samples.progs {
+				if k, _ := part.BatchParts(); k != 1 {
+					t.Errorf("%s: the part of %d samples runs in %d parts of its own", c.model, n, k)
+				}
+			}
+			var got, ref []float32
+			for o := range out {
+				got = append(got, tensor.Contig[float32](out[o].Tensor())...)
+				ref = append(ref, tensor.Contig[float32](want[o].Tensor())...)
+			}
+			if len(got) != len(ref) {
+				t.Fatalf("%s: %d outputs, want %d", c.model, len(got), len(ref))
+			}
+			for i := range got {
+				if d := math.Abs(float64(got[i] - ref[i])); d > 1e-5+1e-5*math.Abs(float64(ref[i])) {
+					t.Fatalf("%s, %d parts on %d threads: element %d is %v, the whole batch's %v", c.model, c.parts, threads, i, got[i], ref[i])
+				}
+			}
+			for o := range again {
+				a, b := tensor.Contig[float32](again[o].Tensor()), tensor.Contig[float32](out[o].Tensor())
+				for i := range a {
+					if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+						t.Fatalf("%s: output %d element %d is %v from a pooled input, %v from the same values", c.model, o, i, a[i], b[i])
+					}
+				}
+			}
+			if first == nil {
+				first = got
+				continue
+			}
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(first[i]) {
+					t.Fatalf("%s, %d parts: element %d is %v on %d threads, %v on one", c.model, c.parts, i, got[i], threads, first[i])
+				}
+			}
+		}
+	}
+}
