@@ -315,7 +315,10 @@ func init() {
 	}
 	joins := func(extra int) rule {
 		return func(s *site) ([]int, error) {
-			a, _, _ := s.arg("tensors")
+			a, _, ok := s.arg("tensors")
+			if !ok {
+				return nil, fmt.Errorf("no tensors")
+			}
 			rank := -1
 			for _, name := range a.Refs() {
 				if s.f.roles[name] != batched {

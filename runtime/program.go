@@ -27,7 +27,9 @@ type Options struct {
 	// depend on the count. The extra goroutines are the process's
 	// workers (at most GOMAXPROCS-1, shared by every program and run),
 	// which spin briefly after a split and then park: a program holds
-	// none of its own, and an idle one uses no CPU.
+	// none of its own, and an idle one uses no CPU. A program whose batch
+	// runs in parts (Program.BatchParts) runs them at once on these
+	// threads, one after the other on one.
 	Threads int
 	// FixedThreads makes every run use Threads. Without it a program
 	// asked for more than one measures, per binding of its symbols, its
@@ -86,6 +88,7 @@ type Program struct {
 	// not, when the program was asked for several threads.
 	samples   *samples
 	noSamples error
+	bySymbols *byBinding
 }
 
 // ranOn, when a test sets it, is told the thread count each run gives
@@ -434,7 +437,7 @@ func (p *Program) exec(ctx context.Context, inputs []value.Value, bind sym.Bindi
 		start = time.Now()
 		regions, helped = kernels.Splits()
 	}
-	outs, times, err := p.execOn(ctx, inputs, threads, timed)
+	outs, times, err := p.execOn(ctx, inputs, bind, threads, timed)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -448,7 +451,7 @@ func (p *Program) exec(ctx context.Context, inputs []value.Value, bind sym.Bindi
 
 // execOn runs the program on inputs already checked, on threads
 // goroutines: in parts when its batch splits (samples.go).
-func (p *Program) execOn(ctx context.Context, inputs []value.Value, threads int, timed bool) ([]value.Value, []DelegateTime, error) {
+func (p *Program) execOn(ctx context.Context, inputs []value.Value, bind sym.Bindings, threads int, timed bool) ([]value.Value, []DelegateTime, error) {
 	if p.mutates {
 		p.mu.Lock()
 		defer p.mu.Unlock()
@@ -465,8 +468,8 @@ func (p *Program) execOn(ctx context.Context, inputs []value.Value, threads int,
 	}
 	var outs []value.Value
 	var err error
-	if p.samples != nil {
-		outs, err = p.runParts(ctx, f, inputs, threads)
+	if s, _ := p.samplesAt(bind); s != nil {
+		outs, err = p.runParts(ctx, f, s, inputs, threads)
 	} else {
 		outs, err = f.runProgram(ctx, p.plan, p.graphArgs(inputs))
 	}

@@ -6,10 +6,13 @@ import (
 	goruntime "runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/seam-rt/seam/batch"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/kernels"
+	"github.com/seam-rt/seam/specialize"
+	"github.com/seam-rt/seam/sym"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
 )
@@ -32,15 +35,17 @@ import (
 // threads give the same bits (TestBatchPartsBitwise). That costs a run
 // on one thread the per-op overhead of the extra parts (3-4% on
 // mobilenet_tiny_b8 on two cores), so a program splits only when each
-// part has partMinMACs of work; a machine with one core never does.
+// part has partMinMACs of work; a machine with one core never does. A
+// program whose batch is a symbol splits per binding, as the program
+// specialized to it (byBinding).
 
 // numCPU is the machine's cores; tests set more.
 var numCPU = goruntime.NumCPU
 
 // partMinMACs is the least a part's convolutions and matrix products
 // must multiply-add (about 30 µs on one core) for a program to run in
-// parts.
-const partMinMACs = 1 << 20
+// parts; tests lower it.
+var partMinMACs = float64(1 << 20)
 
 // samples is a program's batch split, how many parts it runs in, and the
 // parts' programs by batch, compiled the first time a run needs them.
@@ -52,10 +57,49 @@ type samples struct {
 	progs map[int64]*Program
 }
 
+// byBinding holds, for a program whose batch is a symbol, the parts of
+// the program specialized to each binding its runs have had: a binding's
+// batch and sizes are static there (specialize.Program), which is what
+// package batch needs. At most partBindings are kept; a binding after
+// them runs whole, each of its runs (so its bits too stay the same).
+type byBinding struct {
+	opt   Options
+	mu    sync.Mutex
+	parts map[string]*samples // nil: the binding runs whole
+	why   map[string]error
+	// last is the last binding looked up, compared without the lock or
+	// a key: a program runs at one binding run after run, and a tiny
+	// one's run is a few microseconds.
+	last atomic.Pointer[lastParts]
+}
+
+type lastParts struct {
+	names []string
+	vals  []int64
+	s     *samples
+	why   error
+}
+
+func (l *lastParts) at(bind sym.Bindings) bool {
+	if len(bind) != len(l.names) {
+		return false
+	}
+	for i, name := range l.names {
+		if v, ok := bind[name]; !ok || v != l.vals[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// partBindings bounds the bindings a symbolic program keeps parts for:
+// each holds the programs of its parts.
+const partBindings = 16
+
 // findSamples gives a program its batch split, when it has one, the
 // machine has several cores, each part would have enough work, and
 // nothing else in it keeps its runs whole (delegate calls, buffer state,
-// specializations).
+// specializations). A program with symbolic sizes is split per binding.
 func (p *Program) findSamples(l *ir.Lowered, opt Options) {
 	if opt.whole {
 		return
@@ -64,30 +108,112 @@ func (p *Program) findSamples(l *ir.Lowered, opt Options) {
 		p.noSamples = fmt.Errorf("the program has delegate calls, buffer state or specializations")
 		return
 	}
-	s, err := batch.Find(p.ir)
-	if err != nil {
-		p.noSamples = err
-		return
-	}
-	parts := min(int(s.N), numCPU())
-	if parts < 2 {
+	if numCPU() < 2 {
 		p.noSamples = fmt.Errorf("the machine has one core")
 		return
 	}
-	if w := macs(p.ir.Graph) / float64(parts); w < partMinMACs {
-		p.noSamples = fmt.Errorf("a part of %d would multiply-add %.0f, below %d", parts, w, partMinMACs)
+	if p.symbolic() {
+		if n, ok := p.staticBatch(); ok && n < 2 {
+			p.noSamples = fmt.Errorf("the batch is %d", n)
+			return
+		}
+		p.bySymbols = &byBinding{opt: opt, parts: map[string]*samples{}, why: map[string]error{}}
 		return
 	}
-	p.samples = &samples{split: s, parts: parts, opt: opt, progs: map[int64]*Program{}}
+	p.samples, p.noSamples = newSamples(p.ir, opt)
 }
 
-// BatchParts says how many parts the program's runs cut its batch into,
-// or why they do not.
-func (p *Program) BatchParts() (int, error) {
-	if p.samples == nil {
-		return 1, p.noSamples
+// symbolic reports whether a user input has a symbolic size.
+func (p *Program) symbolic() bool {
+	for _, u := range p.users {
+		for _, d := range u.dims {
+			if d != nil {
+				return true
+			}
+		}
 	}
-	return p.samples.parts, nil
+	return false
+}
+
+// staticBatch is dim 0 of the first tensor user input, when it has one
+// and it is static.
+func (p *Program) staticBatch() (int64, bool) {
+	for _, u := range p.users {
+		if u.meta == nil || u.constant != nil || len(u.dims) == 0 {
+			continue
+		}
+		return u.meta.Sizes[0].Int, u.dims[0] == nil
+	}
+	return 0, false
+}
+
+// newSamples finds a static program's batch split and decides its parts.
+func newSamples(ip *ir.Program, opt Options) (*samples, error) {
+	s, err := batch.Find(ip)
+	if err != nil {
+		return nil, err
+	}
+	parts := min(int(s.N), numCPU())
+	if w := macs(ip.Graph) / float64(parts); w < partMinMACs {
+		return nil, fmt.Errorf("a part of %d would multiply-add %.0f, below %.0f", parts, w, partMinMACs)
+	}
+	return &samples{split: s, parts: parts, opt: opt, progs: map[int64]*Program{}}, nil
+}
+
+// samplesAt returns the parts of a run at bind, nil to run whole, and
+// why not.
+func (p *Program) samplesAt(bind sym.Bindings) (*samples, error) {
+	b := p.bySymbols
+	if b == nil {
+		return p.samples, p.noSamples
+	}
+	if l := b.last.Load(); l != nil && l.at(bind) {
+		return l.s, l.why
+	}
+	key := bind.String()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if s, ok := b.parts[key]; ok {
+		b.remember(bind, s, b.why[key])
+		return s, b.why[key]
+	}
+	if len(b.parts) >= partBindings {
+		return nil, fmt.Errorf("parts are kept for %d bindings, and this is another", partBindings)
+	}
+	var s *samples
+	r, err := specialize.Program(p.ir, bind)
+	if err == nil {
+		s, err = newSamples(r.Program, b.opt)
+	}
+	b.parts[key] = s
+	if err != nil {
+		b.why[key] = fmt.Errorf("at %s: %w", key, err)
+	}
+	b.remember(bind, s, b.why[key])
+	return s, b.why[key]
+}
+
+// remember makes bind the last binding looked up.
+func (b *byBinding) remember(bind sym.Bindings, s *samples, why error) {
+	l := &lastParts{s: s, why: why}
+	for name, v := range bind {
+		l.names, l.vals = append(l.names, name), append(l.vals, v)
+	}
+	b.last.Store(l)
+}
+
+// BatchParts says how many parts a run on inputs cuts its batch into
+// (1: it runs whole), or why it runs whole.
+func (p *Program) BatchParts(inputs []value.Value) (int, error) {
+	bind, err := p.checkInputs(inputs)
+	if err != nil {
+		return 1, err
+	}
+	s, err := p.samplesAt(bind)
+	if s == nil {
+		return 1, err
+	}
+	return s.parts, nil
 }
 
 // macs estimates the multiply-adds of a graph's convolutions and matrix
@@ -169,8 +295,7 @@ func (s *samples) part(n int64, threads int) (*Program, error) {
 
 // runParts runs inputs (checked) in parts on threads goroutines and
 // returns the program's graph outputs (all user outputs).
-func (p *Program) runParts(ctx context.Context, f *frame, inputs []value.Value, threads int) ([]value.Value, error) {
-	s := p.samples
+func (p *Program) runParts(ctx context.Context, f *frame, s *samples, inputs []value.Value, threads int) ([]value.Value, error) {
 	n, k := int(s.split.N), s.parts
 	each := max(1, p.threads/k) // a part's own splits, when threads outnumber parts
 	progs := make([]*Program, k)
@@ -206,11 +331,12 @@ func (p *Program) runParts(ctx context.Context, f *frame, inputs []value.Value, 
 	outs := make([][]value.Value, k)
 	errs := make([]error, k)
 	run := func(i int) {
-		if _, err := progs[i].checkInputs(ins[i]); err != nil {
+		bind, err := progs[i].checkInputs(ins[i])
+		if err != nil {
 			errs[i] = &PartsError{Err: fmt.Errorf("part %d: %w", i, err)}
 			return
 		}
-		outs[i], _, errs[i] = progs[i].execOn(ctx, ins[i], max(1, threads/k), false)
+		outs[i], _, errs[i] = progs[i].execOn(ctx, ins[i], bind, max(1, threads/k), false)
 	}
 	f.kctx.BeginRun()
 	kernels.Parts(min(threads, k), k, run)

@@ -12,6 +12,7 @@ import (
 	"github.com/seam-rt/seam/kernels"
 	"github.com/seam-rt/seam/npy"
 	"github.com/seam-rt/seam/pt2"
+	"github.com/seam-rt/seam/sym"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
 )
@@ -79,7 +80,7 @@ func TestBatchPartsBitwise(t *testing.T) {
 		in := extraInputs(t, c.model)
 		numCPU = func() int { return 1 }
 		whole := loadWithFeatures(t, c.model, Options{Threads: 1})
-		if k, err := whole.BatchParts(); k != 1 || err == nil {
+		if k, err := whole.BatchParts(in); k != 1 || err == nil {
 			t.Fatalf("%s on one core: %d parts (%v)", c.model, k, err)
 		}
 		want, err := whole.Run(context.Background(), in)
@@ -101,7 +102,7 @@ func TestBatchPartsBitwise(t *testing.T) {
 		var first []float32
 		for _, threads := range []int{1, 2, 3, 4} {
 			p := loadWithFeatures(t, c.model, Options{Threads: threads, FixedThreads: true})
-			if k, err := p.BatchParts(); k != c.parts {
+			if k, err := p.BatchParts(in); k != c.parts {
 				t.Fatalf("%s on %d cores: %d parts (%v), want %d", c.model, c.cores, k, err, c.parts)
 			}
 			regions, _ := kernels.Splits()
@@ -117,8 +118,8 @@ func TestBatchPartsBitwise(t *testing.T) {
 				t.Errorf("%s on %d threads: nothing split", c.model, threads)
 			}
 			for n, part := range p.samples.progs {
-				if k, _ := part.BatchParts(); k != 1 {
-					t.Errorf("%s: the part of %d samples runs in %d parts of its own", c.model, n, k)
+				if part.samples != nil || part.bySymbols != nil {
+					t.Errorf("%s: the part of %d samples runs in parts of its own", c.model, n)
 				}
 			}
 			var got, ref []float32
@@ -152,5 +153,79 @@ func TestBatchPartsBitwise(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A program whose batch is a symbol runs in parts per binding: those of
+// the program specialized to it (cnn: f32[s77, 3, 16, 16]), with the
+// same bits on every thread count; a batch of one runs whole; and parts
+// are kept for partBindings bindings, the later ones running whole.
+func TestBatchPartsSymbolic(t *testing.T) {
+	defer func(f func() int, w float64) { numCPU, partMinMACs = f, w }(numCPU, partMinMACs)
+	partMinMACs = 0 // cnn is tiny
+	numCPU = func() int { return 2 }
+	var cases [][]value.Value
+	for _, c := range []string{"case0", "case1", "case2"} { // batches 2, 1 and 5
+		cases = append(cases, caseInputs(t, "cnn", c))
+	}
+	numCPU = func() int { return 1 }
+	whole := loadFixtureWith(t, "cnn", Options{Threads: 1})
+	numCPU = func() int { return 2 }
+	var first [][]float32
+	for _, threads := range []int{1, 2, 3} {
+		p := loadFixtureWith(t, "cnn", Options{Threads: threads, FixedThreads: true})
+		for ci, in := range cases {
+			batch := in[0].Tensor().Size(0)
+			want := min(batch, 2)
+			if k, err := p.BatchParts(in); k != want {
+				t.Fatalf("batch %d: %d parts (%v), want %d", batch, k, err, want)
+			}
+			out, err := p.Run(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := tensor.Contig[float32](out[0].Tensor())
+			if threads == 1 {
+				ref, err := whole.Run(context.Background(), in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, r := range tensor.Contig[float32](ref[0].Tensor()) {
+					if d := math.Abs(float64(got[i] - r)); d > 1e-6+1e-5*math.Abs(float64(r)) {
+						t.Fatalf("batch %d: element %d is %v in parts, %v whole", batch, i, got[i], r)
+					}
+				}
+				first = append(first, got)
+				continue
+			}
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(first[ci][i]) {
+					t.Fatalf("batch %d: element %d is %v on %d threads, %v on one", batch, i, got[i], threads, first[ci][i])
+				}
+			}
+		}
+	}
+	p := loadFixtureWith(t, "cnn", Options{Threads: 2})
+	for n := int64(2); n < 2+partBindings; n++ {
+		if s, err := p.samplesAt(sym.Bindings{"s77": n}); s == nil {
+			t.Fatalf("s77 = %d: no parts: %v", n, err)
+		}
+	}
+	if s, err := p.samplesAt(sym.Bindings{"s77": 2 + partBindings}); s != nil || err == nil {
+		t.Errorf("a binding after %d: parts %v (%v), want none", partBindings, s, err)
+	}
+	if s, _ := p.samplesAt(sym.Bindings{"s77": 2}); s == nil {
+		t.Error("a kept binding lost its parts")
+	}
+}
+
+// A program whose batch is a static 1 (a language model's input_ids of
+// [1, s0]) never looks for parts, whatever its other symbols.
+func TestBatchPartsBatchOfOne(t *testing.T) {
+	defer func(f func() int) { numCPU = f }(numCPU)
+	numCPU = func() int { return 4 }
+	p := loadFixtureWith(t, "gpt2_tiny", Options{Threads: 2})
+	if p.samples != nil || p.bySymbols != nil {
+		t.Errorf("gpt2_tiny looks for parts: %v", p.noSamples)
 	}
 }
