@@ -33,6 +33,14 @@
 // executes the program on actual inputs, as many times as wanted and from
 // many goroutines at once.
 //
+// On several threads, kernels split large work across the process's
+// workers. A program that computes each sample of a static batch apart
+// (package batch) runs instead as parts: its batch cut into as many shares
+// as the machine has cores, each share a run of the program compiled for
+// that batch, one goroutine each, the outputs joined along dim 0
+// (samples.go). Either way the results have the same bits whatever the
+// thread count.
+//
 // Before any kernel runs, Run checks the inputs against the signature:
 // count, dtype, rank and static sizes, binds every symbol the actual sizes
 // (and int user inputs) determine, and checks each against its range; a

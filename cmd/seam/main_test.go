@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -300,6 +302,7 @@ func runPasses(t *testing.T, out string) []string {
 // On two threads, --repeat shows what the program measured and which it
 // uses; --fixed-threads splits every run and measures nothing.
 func TestRunThreadsChoice(t *testing.T) {
+	t.Run("batch parts", testRunBatchParts)
 	model := fixtures.Model("gpt2_tiny")
 	caseDir := filepath.Join(filepath.Dir(model), "io", "case0")
 	type doc struct {
@@ -340,5 +343,32 @@ func TestRunThreadsChoice(t *testing.T) {
 	text = mustSeam(t, "run", mlp, "--case", filepath.Join(filepath.Dir(mlp), "io", "case0"), "--threads", "2", "--repeat", "12")
 	if !strings.Contains(text, "no kernel is large enough to split on 2") || !strings.Contains(text, "runs use 1") {
 		t.Fatalf("mlp on two threads does not say that nothing splits:\n%s", text)
+	}
+}
+
+// seam run says when a program runs its batch in parts: one per core, at
+// most one sample each (none on one core), in the text and as batch_parts.
+func testRunBatchParts(t *testing.T) {
+	dir := fixtures.ExtraDir("mobilenet_tiny_b8")
+	want := min(8, goruntime.NumCPU())
+	var d struct {
+		Latency struct {
+			Parts int `json:"batch_parts"`
+		} `json:"latency"`
+	}
+	out := mustSeam(t, "run", filepath.Join(dir, "model.pt2"), "--case", filepath.Join(dir, "io", "case0"), "--repeat", "3", "--json")
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	text := mustSeam(t, "run", filepath.Join(dir, "model.pt2"), "--case", filepath.Join(dir, "io", "case0"), "--repeat", "3")
+	said := strings.Contains(text, fmt.Sprintf("cuts it into %d parts", want))
+	if want < 2 {
+		if d.Latency.Parts != 0 || strings.Contains(text, "parts") {
+			t.Errorf("on one core: batch_parts %d, and the text:\n%s", d.Latency.Parts, text)
+		}
+		return
+	}
+	if d.Latency.Parts != want || !said {
+		t.Errorf("batch_parts %d, want %d; the text:\n%s", d.Latency.Parts, want, text)
 	}
 }

@@ -55,6 +55,9 @@ func runCmd() *cobra.Command {
 			"seconds (every second after a close call or a changed choice), so that threads do\n" +
 			"not make it slower;\n" +
 			"--repeat says what it measured, and --fixed-threads splits every run instead.\n" +
+			"A program that computes each sample of a static batch apart (a conv net, a ViT)\n" +
+			"runs its batch in as many parts as there are cores, each part a run of the whole\n" +
+			"program on its samples: at once on several threads, in turn on one.\n" +
 			"--disable-pass NAME runs the program without one of the runtime's plan rewrites\n" +
 			"(fusions, folds, buffer reuse; the names are under Flags below), to tell whether a\n" +
 			"wrong or slow result comes from one of them.\n" +
@@ -544,7 +547,7 @@ func timeRuns(ctx context.Context, prog *runtime.Program, vals []value.Value, n 
 		l.Threads = append(l.Threads, threadsRecord{Bind: c.Bind, Threads: c.Threads, OneMinMS: ms(c.One), ManyMinMS: ms(c.Many), Use: c.Use, Splits: c.Splits})
 	}
 	sort.Slice(l.Threads, func(i, j int) bool { return fmt.Sprint(l.Threads[i].Bind) < fmt.Sprint(l.Threads[j].Bind) })
-	if k, _ := prog.BatchParts(); k > 1 {
+	if k, _ := prog.BatchParts(vals); k > 1 {
 		l.BatchParts = k
 	}
 	return l, nil
