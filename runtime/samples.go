@@ -24,7 +24,10 @@ import (
 // goroutine: splitting each op instead hands every intermediate from one
 // core to the other between ops and leaves the small ops on one core,
 // where a part keeps its samples in its core's caches from the first op
-// to the last, with one hand-off per run.
+// to the last, with one hand-off per run. When the shares are unequal (a
+// batch of 3 on two cores), the larger come first and every part may
+// also split its ops, so the core done with a smaller part helps with a
+// larger one; a split op computes the same bits.
 //
 // A matrix product whose rows are samples (a classifier, a
 // squeeze-excite gate) rounds a row by the register tile it falls in, and
@@ -297,11 +300,20 @@ func (s *samples) part(n int64, threads int) (*Program, error) {
 // returns the program's graph outputs (all user outputs).
 func (p *Program) runParts(ctx context.Context, f *frame, s *samples, inputs []value.Value, threads int) ([]value.Value, error) {
 	n, k := int(s.split.N), s.parts
-	each := max(1, p.threads/k) // a part's own splits, when threads outnumber parts
+	// Parts of unequal shares may split their ops on all the threads: the
+	// worker done with a smaller part then helps with the larger (batch 3
+	// on two cores: 1.29-1.32x became 1.47-1.48x). Equal parts end
+	// together, and offering their ops to a busy core cost batch 8 5%.
+	each, on := max(1, p.threads/k), max(1, threads/k)
+	if n%k != 0 {
+		each, on = p.threads, threads
+	}
 	progs := make([]*Program, k)
 	ins := make([][]value.Value, k)
 	for i := range k {
-		lo, hi := i*n/k, (i+1)*n/k
+		// The larger shares first: the caller runs the first part, and
+		// helps no one once it is done.
+		lo, hi := n-(k-i)*n/k, n-(k-i-1)*n/k
 		pp, err := s.part(int64(hi-lo), each)
 		if err != nil {
 			return nil, &PartsError{Err: err}
@@ -336,7 +348,7 @@ func (p *Program) runParts(ctx context.Context, f *frame, s *samples, inputs []v
 			errs[i] = &PartsError{Err: fmt.Errorf("part %d: %w", i, err)}
 			return
 		}
-		outs[i], _, errs[i] = progs[i].execOn(ctx, ins[i], bind, max(1, threads/k), false)
+		outs[i], _, errs[i] = progs[i].execOn(ctx, ins[i], bind, on, false)
 	}
 	f.kctx.BeginRun()
 	kernels.Parts(min(threads, k), k, run)

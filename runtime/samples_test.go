@@ -72,8 +72,8 @@ func TestBatchPartsBitwise(t *testing.T) {
 		parts int
 	}{
 		{"mobilenet_tiny_b8", 2, 2},
-		{"mobilenet_tiny_b8", 3, 3}, // 2, 3 and 3 samples
-		{"mobilenet_tiny", 2, 2},    // 1 and 2 samples
+		{"mobilenet_tiny_b8", 3, 3}, // 3, 3 and 2 samples
+		{"mobilenet_tiny", 2, 2},    // 2 and 1 samples, the first helped
 		{"mobilenet_tiny", 8, 3},
 		{"vit_tiny", 2, 2}, // a sample each, heads merged with the batch
 	} {
