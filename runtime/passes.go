@@ -103,7 +103,7 @@ func (l *Loader) runPasses(gp *graphPlan, consts map[int32]*tensor.Tensor) error
 	if err := c.check(gp); err != nil {
 		return &PlanError{Graph: gp.path, Pass: "compile", Err: err}
 	}
-	f := &fuser{gp: gp, consts: consts, g: gp.g, names: gp.names}
+	f := &fuser{gp: gp, consts: consts, g: gp.g, names: gp.names, shared: l.shared}
 	for _, p := range l.passes {
 		if p.plan != nil {
 			p.plan(gp)
@@ -138,6 +138,7 @@ type fuser struct {
 	users  []int    // slot -> the last step that reads it
 	gone   []bool   // steps fused away
 	buf    []int32
+	shared *sharedConsts // folds and packs made for other programs too
 }
 
 // index builds the def-use view of the plan as it is now.

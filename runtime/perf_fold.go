@@ -169,8 +169,8 @@ func (f *fuser) foldBatchNorm(bn int) bool {
 	}
 	// weight, bias, running_mean, running_var: each f32[o] (weight and
 	// bias may be None).
-	var p [4][]float64
-	for i := range p {
+	key := foldKey{w: w, bias: bias, eps: eps}
+	for i := range key.p {
 		a := st.args[1+i]
 		if i < 2 && a.kind == tmplLit && a.lit.IsNone() {
 			continue
@@ -179,17 +179,40 @@ func (f *fuser) foldBatchNorm(bn int) bool {
 		if t == nil || t.Dim() != 1 || t.Size(0) != o {
 			return false
 		}
-		p[i] = t.Float64s()
+		key.p[i] = t
 	}
-	if p[2] == nil || p[3] == nil || bias != nil && (bias.Dim() != 1 || bias.Size(0) != o) {
+	if key.p[2] == nil || key.p[3] == nil || bias != nil && (bias.Dim() != 1 || bias.Size(0) != o) {
 		return false
 	}
-	wv := w.Float64s()
+	folded, ok := once(f.shared, f.shared.folds, key, func() ([2]*tensor.Tensor, bool) { return foldedWeights(key, o) })
+	if !ok {
+		return false
+	}
+	wt, bt := folded[0], folded[1]
+	cv.args[1], cv.args[2] = litTmpl(value.FromTensor(wt)), litTmpl(value.FromTensor(bt))
+	// The convolution now defines the normalised value.
+	cv.outs[0].slot = st.outs[0].slot
+	f.prod[st.outs[0].slot] = pc
+	f.gone[bn] = true
+	return true
+}
+
+// foldedWeights computes key.w and key.bias with the batch norm of
+// parameters key.p folded in, per output channel of o.
+func foldedWeights(key foldKey, o int) ([2]*tensor.Tensor, bool) {
+	var p [4][]float64
+	for i, t := range key.p {
+		if t != nil {
+			p[i] = t.Float64s()
+		}
+	}
+	eps := key.eps
+	wv := key.w.Float64s()
 	per := len(wv) / o
 	nw, nb := make([]float32, len(wv)), make([]float32, o)
 	var bv []float64
-	if bias != nil {
-		bv = bias.Float64s()
+	if key.bias != nil {
+		bv = key.bias.Float64s()
 	}
 	for c := 0; c < o; c++ {
 		scale := 1 / math.Sqrt(p[3][c]+eps)
@@ -209,20 +232,15 @@ func (f *fuser) foldBatchNorm(bn int) bool {
 		}
 		nb[c] = float32(b)
 	}
-	wt, err := tensor.FromSlice(nw, w.Sizes()...)
+	wt, err := tensor.FromSlice(nw, key.w.Sizes()...)
 	if err != nil {
-		return false
+		return [2]*tensor.Tensor{}, false
 	}
 	bt, err := tensor.FromSlice(nb, o)
 	if err != nil {
-		return false
+		return [2]*tensor.Tensor{}, false
 	}
-	cv.args[1], cv.args[2] = litTmpl(value.FromTensor(wt)), litTmpl(value.FromTensor(bt))
-	// The convolution now defines the normalised value.
-	cv.outs[0].slot = st.outs[0].slot
-	f.prod[st.outs[0].slot] = pc
-	f.gone[bn] = true
-	return true
+	return [2]*tensor.Tensor{wt, bt}, true
 }
 
 // packWeight runs mm(x, B) or addmm(bias, x, B) (beta = alpha = 1) with a
@@ -255,7 +273,9 @@ func (f *fuser) packWeight(i int) bool {
 	var packed *gemm.PackedB
 	pPerm := -1
 	if w := f.constF32(st.args[bi]); w != nil && w.Dim() == 2 && w.IsContiguous() {
-		packed = gemm.PackB(false, w.Size(0), w.Size(1), tensor.Contig[float32](w), max(w.Size(1), 1))
+		packed, _ = once(f.shared, f.shared.packs, packKey{w: w}, func() (*gemm.PackedB, bool) {
+			return gemm.PackB(false, w.Size(0), w.Size(1), tensor.Contig[float32](w), max(w.Size(1), 1)), true
+		})
 	} else if pp := f.prod[b]; f.target(pp) == "aten.permute.default" {
 		pa := f.gp.steps[pp].args
 		w := f.constF32(pa[0])
@@ -266,7 +286,9 @@ func (f *fuser) packWeight(i int) bool {
 			return false
 		}
 		// B = W^T: W is [n, k].
-		packed = gemm.PackB(true, w.Size(1), w.Size(0), tensor.Contig[float32](w), max(w.Size(1), 1))
+		packed, _ = once(f.shared, f.shared.packs, packKey{w: w, trans: true}, func() (*gemm.PackedB, bool) {
+			return gemm.PackB(true, w.Size(1), w.Size(0), tensor.Contig[float32](w), max(w.Size(1), 1)), true
+		})
 		if f.uses[b] == 1 {
 			pPerm = pp
 		}
@@ -315,7 +337,10 @@ func (f *fuser) packConvWeight(i int) {
 	if w == nil {
 		return
 	}
-	if st.conv.weight = kernels.PackConvWeight(w); st.conv.weight != nil {
+	st.conv.weight, _ = once(f.shared, f.shared.convs, w, func() (*kernels.PackedConvWeight, bool) {
+		return kernels.PackConvWeight(w), true
+	})
+	if st.conv.weight != nil {
 		st.setConv()
 	}
 }

@@ -52,6 +52,9 @@ type Options struct {
 	// whole keeps a program's runs whole: a part of a batch run in parts
 	// (samples.go) is not cut again.
 	whole bool
+	// shared holds the weights, folds and packs a program shares with the
+	// programs of its parts (shared.go).
+	shared *sharedConsts
 }
 
 // Program is a loaded program: compiled once, run many times, safe for
@@ -89,6 +92,8 @@ type Program struct {
 	samples   *samples
 	noSamples error
 	bySymbols *byBinding
+	// shared is what it shares with its parts' programs (shared.go).
+	shared *sharedConsts
 }
 
 // ranOn, when a test sets it, is told the thread count each run gives
@@ -149,6 +154,8 @@ type Loader struct {
 	compiled map[string]*delegateCall
 	// passes are the plan rewrites that run on every graph, in order.
 	passes []pass
+	// shared holds the folds and packs made so far (shared.go).
+	shared *sharedConsts
 }
 
 // constants lists the graph inputs whose value is a loaded weight (not
@@ -187,7 +194,10 @@ func loadLowered(l *ir.Lowered, opt Options, table []pass, compiled map[string]*
 		return nil, err
 	}
 	p := l.Main
-	prog := &Program{ir: p, ranges: map[string]sym.Range{}, state: map[string]value.Value{}}
+	if opt.shared == nil {
+		opt.shared = newSharedConsts()
+	}
+	prog := &Program{ir: p, ranges: map[string]sym.Range{}, state: map[string]value.Value{}, shared: opt.shared}
 	for _, ps := range passes {
 		prog.passes = append(prog.passes, ps.name)
 	}
@@ -195,7 +205,7 @@ func loadLowered(l *ir.Lowered, opt Options, table []pass, compiled map[string]*
 	if err := prog.loadSources(); err != nil {
 		return nil, err
 	}
-	ld := &Loader{opt: opt, modules: l.Modules, consts: prog.constants(), compiled: compiled, passes: passes}
+	ld := &Loader{opt: opt, modules: l.Modules, consts: prog.constants(), compiled: compiled, passes: passes, shared: opt.shared}
 	missing := map[string]bool{}
 	plan, err := ld.compileGraph("", p.Graph, missing)
 	if err != nil {
@@ -268,14 +278,23 @@ func (p *Program) loadSources() error {
 			if !ok {
 				return fmt.Errorf("weight %s of input %s is missing", s.Target, s.Arg.Name)
 			}
-			t, err := loadWeight(w, storages)
-			if err != nil {
-				return fmt.Errorf("weight %s: %w", s.Target, err)
-			}
 			if s.Kind == ir.InputBuffer && mutated[s.Target] {
+				t, err := loadWeight(w, storages)
+				if err != nil {
+					return fmt.Errorf("weight %s: %w", s.Target, err)
+				}
 				p.state[s.Target] = value.FromTensor(t)
 				p.sources = append(p.sources, source{kind: fromState, target: s.Target})
 				continue
+			}
+			var err error
+			t, _ := once(p.shared, p.shared.weights, w, func() (*tensor.Tensor, bool) {
+				t, e := loadWeight(w, storages)
+				err = e
+				return t, e == nil
+			})
+			if err != nil {
+				return fmt.Errorf("weight %s: %w", s.Target, err)
 			}
 			p.sources = append(p.sources, source{kind: fromWeight, weight: value.FromTensor(t)})
 		case ir.InputConstant:

@@ -229,3 +229,33 @@ func TestBatchPartsBatchOfOne(t *testing.T) {
 		t.Errorf("gpt2_tiny looks for parts: %v", p.noSamples)
 	}
 }
+
+// The parts' programs take the weights, folds and packs their program
+// made, rather than a copy each.
+func TestBatchPartsShareWeights(t *testing.T) {
+	defer func(f func() int) { numCPU = f }(numCPU)
+	numCPU = func() int { return 3 } // parts of 3, 3 and 2: two part programs
+	p := loadWithFeatures(t, "mobilenet_tiny_b8", Options{Threads: 2})
+	count := func() [4]int {
+		s := p.shared
+		return [4]int{len(s.weights), len(s.folds), len(s.packs), len(s.convs)}
+	}
+	before := count()
+	if before[1] == 0 || before[2] == 0 || before[3] == 0 {
+		t.Fatalf("weights, folds, packs and packed convolutions: %v, want some of each", before)
+	}
+	if _, err := p.Run(context.Background(), extraInputs(t, "mobilenet_tiny_b8")); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.samples.progs) != 2 {
+		t.Fatalf("%d part programs, want 2", len(p.samples.progs))
+	}
+	for n, part := range p.samples.progs {
+		if part.shared != p.shared {
+			t.Errorf("the part of %d samples keeps its own weights", n)
+		}
+	}
+	if after := count(); after != before {
+		t.Errorf("the parts made their own: %v before they loaded, %v after", before, after)
+	}
+}
