@@ -176,6 +176,19 @@ func colBias[T float](bias []T, j int) []T {
 	return bias[j:]
 }
 
+// blockCols is the width of the column blocks the blocked algorithm cuts
+// n columns into: nc, or up to a quarter more when that saves a block (A
+// is packed again for every block: 1024 columns in blocks of 480 were
+// three packs of A, 480, 480 and a thin 64; a strip of 528 was two). The
+// blocks start on panels of nr, so every column's tile is the same.
+func blockCols(nc, n, nr int) int {
+	blocks := (n + nc - 1) / nc
+	if blocks > 1 && (n+blocks-2)/(blocks-1) <= nc+nc/4 {
+		blocks--
+	}
+	return roundUp((n+blocks-1)/blocks, nr)
+}
+
 // gemmBlocked runs the blocked algorithm.
 func gemmBlocked[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int, bias []T) {
 	// With more rows, B is still read in place (kernels prefetch it) unless
@@ -199,7 +212,7 @@ func gemmBlocked[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []
 	case panelB:
 		nb = min(kn.kc, k) * nr
 	case src.packed == nil && !directB:
-		nb = min(kn.kc, k) * min(kn.nc, roundUp(n, nr))
+		nb = min(kn.kc, k) * min(blockCols(kn.nc, n, nr), roundUp(n, nr))
 	}
 	var s *scratch[T]
 	if na > 0 || nb > 0 {
@@ -221,8 +234,8 @@ func gemmBlocked[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []
 					packA(s.a[ir*kc:], transA, a, lda, ic+ir, pc, min(mr, mc-ir), kc)
 				}
 			}
-			for jc := 0; jc < n; jc += kn.nc {
-				nc := min(kn.nc, n-jc)
+			for jc, bc := 0, blockCols(kn.nc, n, nr); jc < n; jc += bc {
+				nc := min(bc, n-jc)
 				blk := src.block(s, directB, pc, jc, kc, nc, nr)
 				for ir := 0; ir < mc; ir += mr {
 					mrc := min(mr, mc-ir)
@@ -255,8 +268,8 @@ func gemmBlocked[T float](kn *kernel[T], transA bool, m, n, k int, alpha T, a []
 // its only use instead.
 func blockedBPanels[T float](kn *kernel[T], s *scratch[T], directA, directB, panelB, transA bool, m, n, k int, alpha T, a []T, lda int, src bSource[T], beta T, c []T, ldc int, bias []T) {
 	mr, nr := kn.mr, kn.nr
-	for jc := 0; jc < n; jc += kn.nc {
-		nc := min(kn.nc, n-jc)
+	for jc, bc := 0, blockCols(kn.nc, n, nr); jc < n; jc += bc {
+		nc := min(bc, n-jc)
 		for pc := 0; pc < k; pc += kn.kc {
 			kc := min(kn.kc, k-pc)
 			bt, bs := firstBlock(pc, beta, bias)

@@ -301,6 +301,9 @@ var mutations = []mutation{
 	{"explain misses what a node reads", "cmd/seam/explain.go",
 		"\t\t\tcase mine && reads[v.Name]:", "\t\t\tcase mine && makes[v.Name]:",
 		[]string{"./cmd/seam"}, "TestExplain"},
+	{"column blocks start off panel boundaries", "kernels/gemm/driver.go",
+		"\treturn roundUp((n+blocks-1)/blocks, nr)", "\treturn (n+blocks-1)/blocks",
+		[]string{"./kernels/gemm"}, "TestColumnBiasIsTheCopy"},
 	// batch: which programs split, and the smaller program
 	{"a permute that moves the batch keeps it", "batch/rules.go",
 		"\t\t\tif wrap(d, s.rank(\"self\")) == int64(a) {", "\t\t\tif wrap(int64(j)+0*d, s.rank(\"self\")) == int64(a) {",
