@@ -116,8 +116,8 @@ func (p *Program) findSamples(l *ir.Lowered, opt Options) {
 		return
 	}
 	if p.symbolic() {
-		if n, ok := p.staticBatch(); ok && n < 2 {
-			p.noSamples = fmt.Errorf("the batch is %d", n)
+		if !p.mayBatch() {
+			p.noSamples = fmt.Errorf("no input has a batch of two or more")
 			return
 		}
 		p.bySymbols = &byBinding{opt: opt, parts: map[string]*samples{}, why: map[string]error{}}
@@ -138,16 +138,18 @@ func (p *Program) symbolic() bool {
 	return false
 }
 
-// staticBatch is dim 0 of the first tensor user input, when it has one
-// and it is static.
-func (p *Program) staticBatch() (int64, bool) {
+// mayBatch reports whether some tensor user input's dim 0 could be a
+// batch of two or more: a symbol, or static and 2 or more.
+func (p *Program) mayBatch() bool {
 	for _, u := range p.users {
 		if u.meta == nil || u.constant != nil || len(u.dims) == 0 {
 			continue
 		}
-		return u.meta.Sizes[0].Int, u.dims[0] == nil
+		if u.dims[0] != nil || u.meta.Sizes[0].Int >= 2 {
+			return true
+		}
 	}
-	return 0, false
+	return false
 }
 
 // newSamples finds a static program's batch split and decides its parts.
