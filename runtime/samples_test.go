@@ -259,3 +259,24 @@ func TestBatchPartsShareWeights(t *testing.T) {
 		t.Errorf("the parts made their own: %v before they loaded, %v after", before, after)
 	}
 }
+
+// Any input may carry the batch: a program whose first input is a
+// [1, L] mask and whose second has a symbolic dim 0 looks for parts.
+func TestBatchPartsBatchInSecondInput(t *testing.T) {
+	defer func(f func() int) { numCPU = f }(numCPU)
+	numCPU = func() int { return 2 }
+	b := newGraph()
+	b.input("mask", 1, 4)
+	b.input("x", 2, 4)
+	b.g.TensorValues["x"].Sizes[0] = ir.ExprSym("s0")
+	b.node("y", "aten.add.Tensor", []int64{2, 4}, "x", "mask")
+	b.g.TensorValues["y"].Sizes[0] = ir.ExprSym("s0")
+	b.output("y")
+	p, err := Load(b.program(), Options{Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.bySymbols == nil {
+		t.Errorf("no parts looked for: %v", p.noSamples)
+	}
+}
