@@ -498,28 +498,21 @@ func (s *site) all() []int {
 	return out
 }
 
-// ints reads a static int list input (a single int reads as one).
+// ints reads a static int list input (a single int reads as one; an
+// absent or None one as none).
 func (s *site) ints(name string) ([]int64, error) {
 	a, _, ok := s.arg(name)
 	if !ok || a.Kind == ir.ArgNone {
 		return nil, nil
 	}
-	switch a.Kind {
-	case ir.ArgInts:
-		return a.Ints, nil
-	case ir.ArgInt:
-		return []int64{a.Int}, nil
-	case ir.ArgSymInts:
-		out := make([]int64, len(a.List))
-		for i, e := range a.List {
-			if e.Name != "" {
-				return nil, fmt.Errorf("its %s is symbolic", name)
-			}
-			out[i] = e.Int
-		}
-		return out, nil
+	v, symbolic, ok := a.IntList()
+	switch {
+	case symbolic:
+		return nil, fmt.Errorf("its %s is symbolic", name)
+	case !ok:
+		return nil, fmt.Errorf("its %s is a %s", name, a.Kind)
 	}
-	return nil, fmt.Errorf("its %s is a %s", name, a.Kind)
+	return v, nil
 }
 
 // axisOf is the batch dim of the tensor input named.

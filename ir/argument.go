@@ -229,6 +229,27 @@ func TensorsArg(names ...string) Argument {
 	return Argument{Kind: ArgTensors, List: l}
 }
 
+// IntList reads an int list argument (an int reads as a list of one):
+// symbolic when an element is a symbolic value, ok false for another kind.
+func (a *Argument) IntList() (v []int64, symbolic, ok bool) {
+	switch a.Kind {
+	case ArgInts:
+		return a.Ints, false, true
+	case ArgInt:
+		return []int64{a.Int}, false, true
+	case ArgSymInts:
+		out := make([]int64, len(a.List))
+		for i, e := range a.List {
+			if e.Name != "" {
+				return nil, true, true
+			}
+			out[i] = e.Int
+		}
+		return out, false, true
+	}
+	return nil, false, false
+}
+
 // IsSymbolic reports whether the argument is a single symbolic scalar
 // (SymInt, SymFloat or SymBool) referring to a named value.
 func (a *Argument) IsSymbolic() bool {

@@ -185,3 +185,22 @@ func TestArgExtraAbsent(t *testing.T) {
 		t.Errorf("FloatsArg(1).Floats() = %v", got)
 	}
 }
+
+func TestIntList(t *testing.T) {
+	for _, c := range []struct {
+		a             Argument
+		want          []int64
+		symbolic, bad bool
+	}{
+		{IntsArg([]int64{2, -1}), []int64{2, -1}, false, false},
+		{IntArg(3), []int64{3}, false, false},
+		{Argument{Kind: ArgSymInts, List: []Argument{SymIntLit(4), SymIntLit(5)}}, []int64{4, 5}, false, false},
+		{Argument{Kind: ArgSymInts, List: []Argument{SymIntLit(4), SymIntRef("s0")}}, nil, true, false},
+		{FloatArg(1), nil, false, true},
+	} {
+		v, symbolic, ok := c.a.IntList()
+		if symbolic != c.symbolic || ok == c.bad || !slices.Equal(v, c.want) {
+			t.Errorf("%s: got %v, symbolic %v, ok %v", c.a.Kind, v, symbolic, ok)
+		}
+	}
+}

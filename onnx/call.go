@@ -175,23 +175,14 @@ func (c *call) int(name string) (int64, error) {
 }
 
 func (c *call) ints(name string) ([]int64, error) {
-	a := c.arg(name)
-	switch a.Kind {
-	case ir.ArgInts:
-		return a.Ints, nil
-	case ir.ArgInt:
-		return []int64{a.Int}, nil
-	case ir.ArgSymInts:
-		out := make([]int64, len(a.List))
-		for i, e := range a.List {
-			if e.Name != "" {
-				return nil, fmt.Errorf("argument %s: %w", name, errSymbolic)
-			}
-			out[i] = e.Int
-		}
-		return out, nil
+	v, symbolic, ok := c.arg(name).IntList()
+	switch {
+	case symbolic:
+		return nil, fmt.Errorf("argument %s: %w", name, errSymbolic)
+	case !ok:
+		return nil, fmt.Errorf("argument %s: want a list of ints, got %s", name, c.arg(name).Kind)
 	}
-	return nil, fmt.Errorf("argument %s: want a list of ints, got %s", name, a.Kind)
+	return v, nil
 }
 
 func (c *call) float(name string) (float64, error) {

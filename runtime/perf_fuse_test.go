@@ -52,7 +52,13 @@ func loadFixtureWith(t testing.TB, model string, opt Options) *Program {
 
 func caseInputs(t testing.TB, model, c string) []value.Value {
 	t.Helper()
-	rc, err := npy.ReadCase(os.DirFS(filepath.Join(fixtures.ModelDir(model), "io", c)))
+	return caseInputsIn(t, filepath.Join(fixtures.ModelDir(model), "io", c))
+}
+
+// caseInputsIn reads the inputs of the case folder dir.
+func caseInputsIn(t testing.TB, dir string) []value.Value {
+	t.Helper()
+	rc, err := npy.ReadCase(os.DirFS(dir))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,14 +3,12 @@ package runtime
 import (
 	"context"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/kernels"
-	"github.com/seam-rt/seam/npy"
 	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/sym"
 	"github.com/seam-rt/seam/tensor"
@@ -49,15 +47,7 @@ func loadWithFeatures(t testing.TB, model string, opt Options) *Program {
 
 func extraInputs(t testing.TB, model string) []value.Value {
 	t.Helper()
-	rc, err := npy.ReadCase(os.DirFS(filepath.Join(fixtures.ExtraDir(model), "io", "case0")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var in []value.Value
-	for _, x := range rc.Inputs {
-		in = append(in, InputValue(x))
-	}
-	return in
+	return caseInputsIn(t, filepath.Join(fixtures.ExtraDir(model), "io", "case0"))
 }
 
 // A conv net whose batch splits runs in as many parts as the machine has
