@@ -214,6 +214,22 @@ func TestFindRules(t *testing.T) {
 			n.Inputs = append([]ir.NamedArgument{{Name: "tensors", Arg: ir.TensorsArg("y", "y")}}, n.Inputs...)
 			return "z"
 		}, "z"},
+		{"attention over heads", func(b *prog) string {
+			b.node("r", "aten.view.default", []int64{4, 2, 3}, "self=y", "size=[4,2,3]")
+			b.node("z", "aten.scaled_dot_product_attention.default", []int64{4, 2, 3}, "query=r", "key=r", "value=r")
+			return "z"
+		}, ""},
+		{"attention across the batch", func(b *prog) string {
+			// q of [4, 6]: attention mixes its rows, the samples
+			b.node("z", "aten.scaled_dot_product_attention.default", []int64{4, 6}, "query=y", "key=y", "value=y")
+			return "z"
+		}, "z"},
+		{"attention along a permuted batch", func(b *prog) string {
+			b.node("r", "aten.view.default", []int64{4, 2, 3}, "self=y", "size=[4,2,3]")
+			b.node("p", "aten.permute.default", []int64{2, 4, 3}, "self=r", "dims=[1,0,2]")
+			b.node("z", "aten.scaled_dot_product_attention.default", []int64{2, 4, 3}, "query=p", "key=p", "value=p")
+			return "z"
+		}, "z"},
 		{"unknown op", func(b *prog) string {
 			b.node("z", "aten.index_select.default", []int64{4, 6}, "self=y", "dim=1", "index=y")
 			return "z"

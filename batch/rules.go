@@ -58,10 +58,21 @@ func init() {
 		"aten.relu.default", "aten.rsqrt.default", "aten.rsub.Scalar", "aten.rsub.Tensor",
 		"aten.sigmoid.default", "aten.silu.default", "aten.sin.default", "aten.sqrt.default",
 		"aten.sub.Scalar", "aten.sub.Tensor", "aten.tanh.default", "aten.where.self",
-		"aten._to_copy.default", "aten.scaled_dot_product_attention.default",
+		"aten._to_copy.default",
 	} {
 		rules[op] = pointwise
 		axisAware[op] = true
+	}
+	// Attention mixes the rows of its last two dims (the sequence), so the
+	// batch must be a dim before them: dim 0 of q, k and v of rank 3 or
+	// more, the mask broadcasting as a pointwise operand does.
+	rules["aten.scaled_dot_product_attention.default"] = func(s *site) ([]int, error) {
+		for _, name := range []string{"query", "key", "value"} {
+			if a, _, ok := s.arg(name); ok && s.f.roles[a.Name] == batched && s.rank(name) < 3 {
+				return nil, fmt.Errorf("its %s of rank %d has the batch among the rows it mixes", name, s.rank(name))
+			}
+		}
+		return pointwise(s)
 	}
 	// Convolutions and pools: one sample's planes from its own.
 	rules["aten.convolution.default"] = func(s *site) ([]int, error) {
