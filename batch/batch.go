@@ -90,7 +90,6 @@ const (
 
 // finder holds the roles found so far.
 type finder struct {
-	p     *ir.Program
 	g     *ir.Graph
 	n     int64
 	roles map[string]role
@@ -104,7 +103,7 @@ type finder struct {
 // none.
 func Find(p *ir.Program) (*Split, error) {
 	g := p.Graph
-	f := &finder{p: p, g: g, roles: map[string]role{}, axes: map[string]int{}}
+	f := &finder{g: g, roles: map[string]role{}, axes: map[string]int{}}
 	for _, o := range p.Signature.Outputs {
 		if o.Kind != ir.OutputUser {
 			return nil, &Error{Reason: fmt.Sprintf("it has a %s output", o.Kind)}
@@ -180,7 +179,7 @@ func (f *finder) userInput(in *ir.InputSpec) (role, error) {
 
 // node decides the roles of a node's outputs.
 func (f *finder) node(i int, n *ir.Node) error {
-	any := false
+	reads := false
 	for j := range n.Inputs {
 		a := &n.Inputs[j].Arg
 		if a.Kind == ir.ArgGraph {
@@ -190,7 +189,7 @@ func (f *finder) node(i int, n *ir.Node) error {
 		a.ForEachRef(func(name string) {
 			switch f.roles[name] {
 			case batched:
-				any = true
+				reads = true
 			case tainted:
 				err = fmt.Errorf("it reads %s, which depends on the batch in a way the split does not follow", name)
 			case 0:
@@ -201,7 +200,7 @@ func (f *finder) node(i int, n *ir.Node) error {
 			return err
 		}
 	}
-	if !any {
+	if !reads {
 		n.ForEachOutputRef(func(name string) { f.roles[name] = shared })
 		return f.broadcast(i, n)
 	}

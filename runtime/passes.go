@@ -103,7 +103,7 @@ func (l *Loader) runPasses(gp *graphPlan, consts map[int32]*tensor.Tensor) error
 	if err := c.check(gp); err != nil {
 		return &PlanError{Graph: gp.path, Pass: "compile", Err: err}
 	}
-	f := &fuser{gp: gp, consts: consts, g: gp.g, names: gp.names, shared: l.shared}
+	f := &fuser{gp: gp, consts: consts, g: gp.g, names: gp.names, shared: l.opt.shared}
 	for _, p := range l.passes {
 		if p.plan != nil {
 			p.plan(gp)

@@ -184,8 +184,8 @@ func (f *fuser) foldBatchNorm(bn int) bool {
 	if key.p[2] == nil || key.p[3] == nil || bias != nil && (bias.Dim() != 1 || bias.Size(0) != o) {
 		return false
 	}
-	folded, ok := once(f.shared, f.shared.folds, key, func() ([2]*tensor.Tensor, bool) { return foldedWeights(key, o) })
-	if !ok {
+	folded, err := once(f.shared, f.shared.folds, key, func() ([2]*tensor.Tensor, error) { return foldedWeights(key, o) })
+	if err != nil {
 		return false
 	}
 	wt, bt := folded[0], folded[1]
@@ -199,7 +199,7 @@ func (f *fuser) foldBatchNorm(bn int) bool {
 
 // foldedWeights computes key.w and key.bias with the batch norm of
 // parameters key.p folded in, per output channel of o.
-func foldedWeights(key foldKey, o int) ([2]*tensor.Tensor, bool) {
+func foldedWeights(key foldKey, o int) ([2]*tensor.Tensor, error) {
 	var p [4][]float64
 	for i, t := range key.p {
 		if t != nil {
@@ -234,13 +234,10 @@ func foldedWeights(key foldKey, o int) ([2]*tensor.Tensor, bool) {
 	}
 	wt, err := tensor.FromSlice(nw, key.w.Sizes()...)
 	if err != nil {
-		return [2]*tensor.Tensor{}, false
+		return [2]*tensor.Tensor{}, err
 	}
 	bt, err := tensor.FromSlice(nb, o)
-	if err != nil {
-		return [2]*tensor.Tensor{}, false
-	}
-	return [2]*tensor.Tensor{wt, bt}, true
+	return [2]*tensor.Tensor{wt, bt}, err
 }
 
 // packWeight runs mm(x, B) or addmm(bias, x, B) (beta = alpha = 1) with a
@@ -273,8 +270,8 @@ func (f *fuser) packWeight(i int) bool {
 	var packed *gemm.PackedB
 	pPerm := -1
 	if w := f.constF32(st.args[bi]); w != nil && w.Dim() == 2 && w.IsContiguous() {
-		packed, _ = once(f.shared, f.shared.packs, packKey{w: w}, func() (*gemm.PackedB, bool) {
-			return gemm.PackB(false, w.Size(0), w.Size(1), tensor.Contig[float32](w), max(w.Size(1), 1)), true
+		packed, _ = once(f.shared, f.shared.packs, packKey{w: w}, func() (*gemm.PackedB, error) {
+			return gemm.PackB(false, w.Size(0), w.Size(1), tensor.Contig[float32](w), max(w.Size(1), 1)), nil
 		})
 	} else if pp := f.prod[b]; f.target(pp) == "aten.permute.default" {
 		pa := f.gp.steps[pp].args
@@ -286,8 +283,8 @@ func (f *fuser) packWeight(i int) bool {
 			return false
 		}
 		// B = W^T: W is [n, k].
-		packed, _ = once(f.shared, f.shared.packs, packKey{w: w, trans: true}, func() (*gemm.PackedB, bool) {
-			return gemm.PackB(true, w.Size(1), w.Size(0), tensor.Contig[float32](w), max(w.Size(1), 1)), true
+		packed, _ = once(f.shared, f.shared.packs, packKey{w: w, trans: true}, func() (*gemm.PackedB, error) {
+			return gemm.PackB(true, w.Size(1), w.Size(0), tensor.Contig[float32](w), max(w.Size(1), 1)), nil
 		})
 		if f.uses[b] == 1 {
 			pPerm = pp
@@ -337,8 +334,8 @@ func (f *fuser) packConvWeight(i int) {
 	if w == nil {
 		return
 	}
-	st.conv.weight, _ = once(f.shared, f.shared.convs, w, func() (*kernels.PackedConvWeight, bool) {
-		return kernels.PackConvWeight(w), true
+	st.conv.weight, _ = once(f.shared, f.shared.convs, w, func() (*kernels.PackedConvWeight, error) {
+		return kernels.PackConvWeight(w), nil
 	})
 	if st.conv.weight != nil {
 		st.setConv()

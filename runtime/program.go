@@ -86,9 +86,9 @@ type Program struct {
 	// thread and threads (threads.go).
 	threads int
 	tuner   *threadTuner
-	// samples, when the program runs on several threads and computes its
-	// samples apart, runs it in parts (samples.go); noSamples says why
-	// not, when the program was asked for several threads.
+	// samples, when the program computes the samples of its static batch
+	// apart, runs it in parts (samples.go), and bySymbols those of a
+	// symbolic batch, per binding; noSamples says why neither.
 	samples   *samples
 	noSamples error
 	bySymbols *byBinding
@@ -154,8 +154,6 @@ type Loader struct {
 	compiled map[string]*delegateCall
 	// passes are the plan rewrites that run on every graph, in order.
 	passes []pass
-	// shared holds the folds and packs made so far (shared.go).
-	shared *sharedConsts
 }
 
 // constants lists the graph inputs whose value is a loaded weight (not
@@ -205,7 +203,7 @@ func loadLowered(l *ir.Lowered, opt Options, table []pass, compiled map[string]*
 	if err := prog.loadSources(); err != nil {
 		return nil, err
 	}
-	ld := &Loader{opt: opt, modules: l.Modules, consts: prog.constants(), compiled: compiled, passes: passes, shared: opt.shared}
+	ld := &Loader{opt: opt, modules: l.Modules, consts: prog.constants(), compiled: compiled, passes: passes}
 	missing := map[string]bool{}
 	plan, err := ld.compileGraph("", p.Graph, missing)
 	if err != nil {
@@ -287,12 +285,7 @@ func (p *Program) loadSources() error {
 				p.sources = append(p.sources, source{kind: fromState, target: s.Target})
 				continue
 			}
-			var err error
-			t, _ := once(p.shared, p.shared.weights, w, func() (*tensor.Tensor, bool) {
-				t, e := loadWeight(w, storages)
-				err = e
-				return t, e == nil
-			})
+			t, err := once(p.shared, p.shared.weights, w, func() (*tensor.Tensor, error) { return loadWeight(w, storages) })
 			if err != nil {
 				return fmt.Errorf("weight %s: %w", s.Target, err)
 			}

@@ -51,13 +51,21 @@ var numCPU = goruntime.NumCPU
 var partMinMACs = float64(1 << 20)
 
 // samples is a program's batch split, how many parts it runs in, and the
-// parts' programs by batch, compiled the first time a run needs them.
+// parts, compiled the first time a run needs them.
 type samples struct {
 	split *batch.Split
 	parts int
 	opt   Options
-	mu    sync.Mutex
-	progs map[int64]*Program
+	once  sync.Once
+	list  []part
+	err   error
+	progs map[int64]*Program // by share, one for parts of equal shares
+}
+
+// part is one part of a run: its samples [lo, hi) and their program.
+type part struct {
+	lo, hi int
+	prog   *Program
 }
 
 // byBinding holds, for a program whose batch is a symbol, the parts of
@@ -77,22 +85,9 @@ type byBinding struct {
 }
 
 type lastParts struct {
-	names []string
-	vals  []int64
-	s     *samples
-	why   error
-}
-
-func (l *lastParts) at(bind sym.Bindings) bool {
-	if len(bind) != len(l.names) {
-		return false
-	}
-	for i, name := range l.names {
-		if v, ok := bind[name]; !ok || v != l.vals[i] {
-			return false
-		}
-	}
-	return true
+	boundValues
+	s   *samples
+	why error
 }
 
 // partBindings bounds the bindings a symbolic program keeps parts for:
@@ -162,7 +157,7 @@ func newSamples(ip *ir.Program, opt Options) (*samples, error) {
 	if w := macs(ip.Graph) / float64(parts); w < partMinMACs {
 		return nil, fmt.Errorf("a part of %d would multiply-add %.0f, below %.0f", parts, w, partMinMACs)
 	}
-	return &samples{split: s, parts: parts, opt: opt, progs: map[int64]*Program{}}, nil
+	return &samples{split: s, parts: parts, opt: opt}, nil
 }
 
 // samplesAt returns the parts of a run at bind, nil to run whole, and
@@ -200,11 +195,7 @@ func (p *Program) samplesAt(bind sym.Bindings) (*samples, error) {
 
 // remember makes bind the last binding looked up.
 func (b *byBinding) remember(bind sym.Bindings, s *samples, why error) {
-	l := &lastParts{s: s, why: why}
-	for name, v := range bind {
-		l.names, l.vals = append(l.names, name), append(l.vals, v)
-	}
-	b.last.Store(l)
+	b.last.Store(&lastParts{boundValues: boundOf(bind), s: s, why: why})
 }
 
 // BatchParts says how many parts a run on inputs cuts its batch into
@@ -277,50 +268,59 @@ func macs(g *ir.Graph) float64 {
 	return total
 }
 
-// part returns the program for a share of n samples.
-func (s *samples) part(n int64, threads int) (*Program, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if pp, ok := s.progs[n]; ok {
-		return pp, nil
-	}
-	ip, err := s.split.Program(n)
-	if err != nil {
-		return nil, err
-	}
-	opt := s.opt
-	opt.Threads, opt.FixedThreads, opt.whole = threads, true, true
-	pp, err := Load(ip, opt)
-	if err != nil {
-		return nil, fmt.Errorf("the program for a part of %d samples: %w", n, err)
-	}
-	s.progs[n] = pp
-	return pp, nil
+// uneven reports whether the parts' shares differ.
+func (s *samples) uneven() bool { return int(s.split.N)%s.parts != 0 }
+
+// load compiles the parts' programs for a program on threads goroutines.
+// The larger shares come first: the caller runs the first part, and
+// helps no one once it is done.
+func (s *samples) load(threads int) ([]part, error) {
+	s.once.Do(func() {
+		n, k := int(s.split.N), s.parts
+		if !s.uneven() {
+			threads = max(1, threads/k)
+		}
+		s.progs = map[int64]*Program{}
+		for i := range k {
+			lo, hi := n-(k-i)*n/k, n-(k-i-1)*n/k
+			pp, ok := s.progs[int64(hi-lo)]
+			if !ok {
+				ip, err := s.split.Program(int64(hi - lo))
+				if err == nil {
+					opt := s.opt
+					opt.Threads, opt.FixedThreads, opt.whole = threads, true, true
+					pp, err = Load(ip, opt)
+				}
+				if err != nil {
+					s.err = fmt.Errorf("the program for a part of %d samples: %w", hi-lo, err)
+					return
+				}
+				s.progs[int64(hi-lo)] = pp
+			}
+			s.list = append(s.list, part{lo: lo, hi: hi, prog: pp})
+		}
+	})
+	return s.list, s.err
 }
 
 // runParts runs inputs (checked) in parts on threads goroutines and
 // returns the program's graph outputs (all user outputs).
 func (p *Program) runParts(ctx context.Context, f *frame, s *samples, inputs []value.Value, threads int) ([]value.Value, error) {
-	n, k := int(s.split.N), s.parts
+	k := s.parts
 	// Parts of unequal shares may split their ops on all the threads: the
 	// worker done with a smaller part then helps with the larger (batch 3
 	// on two cores: 1.29-1.32x became 1.47-1.48x). Equal parts end
 	// together, and offering their ops to a busy core cost batch 8 5%.
-	each, on := max(1, p.threads/k), max(1, threads/k)
-	if n%k != 0 {
-		each, on = p.threads, threads
+	on := threads
+	if !s.uneven() {
+		on = max(1, threads/k)
 	}
-	progs := make([]*Program, k)
+	parts, err := s.load(p.threads)
+	if err != nil {
+		return nil, &PartsError{Err: err}
+	}
 	ins := make([][]value.Value, k)
-	for i := range k {
-		// The larger shares first: the caller runs the first part, and
-		// helps no one once it is done.
-		lo, hi := n-(k-i)*n/k, n-(k-i-1)*n/k
-		pp, err := s.part(int64(hi-lo), each)
-		if err != nil {
-			return nil, &PartsError{Err: err}
-		}
-		progs[i] = pp
+	for i, pt := range parts {
 		ins[i] = make([]value.Value, len(inputs))
 		for j, v := range inputs {
 			ins[i][j] = v
@@ -334,10 +334,10 @@ func (p *Program) runParts(ctx context.Context, f *frame, s *samples, inputs []v
 			x := v.Tensor()
 			t, err := tensor.FromBytes(x.DType(), x.Sizes(), x.Strides(), x.Offset(), x.Storage().Bytes())
 			if err == nil && s.split.Inputs[j] {
-				t, err = (*tensor.Tensor)(nil).Narrow(t, 0, lo, hi-lo)
+				t, err = (*tensor.Tensor)(nil).Narrow(t, 0, pt.lo, pt.hi-pt.lo)
 			}
 			if err != nil {
-				return nil, &PartsError{Err: fmt.Errorf("input %d, samples %d to %d: %w", j, lo, hi, err)}
+				return nil, &PartsError{Err: fmt.Errorf("input %d, samples %d to %d: %w", j, pt.lo, pt.hi, err)}
 			}
 			ins[i][j] = value.FromTensor(t)
 		}
@@ -345,12 +345,13 @@ func (p *Program) runParts(ctx context.Context, f *frame, s *samples, inputs []v
 	outs := make([][]value.Value, k)
 	errs := make([]error, k)
 	run := func(i int) {
-		bind, err := progs[i].checkInputs(ins[i])
+		pp := parts[i].prog
+		bind, err := pp.checkInputs(ins[i])
 		if err != nil {
 			errs[i] = &PartsError{Err: fmt.Errorf("part %d: %w", i, err)}
 			return
 		}
-		outs[i], _, errs[i] = progs[i].execOn(ctx, ins[i], bind, on, false)
+		outs[i], _, errs[i] = pp.execOn(ctx, ins[i], bind, on, false)
 	}
 	f.kctx.BeginRun()
 	kernels.Parts(min(threads, k), k, run)

@@ -46,16 +46,17 @@ func newSharedConsts() *sharedConsts {
 	}
 }
 
-// once returns m (one of s's maps) at k, made by mk the first time.
-func once[K comparable, V any](s *sharedConsts, m map[K]V, k K, mk func() (V, bool)) (V, bool) {
+// once returns m (one of s's maps) at k, made by mk the first time it
+// succeeds.
+func once[K comparable, V any](s *sharedConsts, m map[K]V, k K, mk func() (V, error)) (V, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if v, ok := m[k]; ok {
-		return v, true
+		return v, nil
 	}
-	v, ok := mk()
-	if ok {
+	v, err := mk()
+	if err == nil {
 		m[k] = v
 	}
-	return v, ok
+	return v, err
 }

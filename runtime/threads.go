@@ -92,20 +92,35 @@ type threadTuner struct {
 // map and hashing its names for the key cost more than the rest of the
 // fast path.
 type fastChoice struct {
-	key   uint64
-	names []string
-	vals  []int64
-	use   int
-	left  atomic.Int32
+	boundValues
+	key  uint64
+	use  int
+	left atomic.Int32
 }
 
-// at reports whether bind is the choice's binding.
-func (f *fastChoice) at(bind sym.Bindings) bool {
-	if len(bind) != len(f.names) {
+// boundValues is a binding kept as its symbols and values, for a run to
+// compare its own binding with by lookups, without ranging over the
+// run's map or hashing its names.
+type boundValues struct {
+	names []string
+	vals  []int64
+}
+
+func boundOf(bind sym.Bindings) boundValues {
+	var b boundValues
+	for name, v := range bind {
+		b.names, b.vals = append(b.names, name), append(b.vals, v)
+	}
+	return b
+}
+
+// at reports whether bind is this binding.
+func (b *boundValues) at(bind sym.Bindings) bool {
+	if len(bind) != len(b.names) {
 		return false
 	}
-	for i, name := range f.names {
-		if v, ok := bind[name]; !ok || v != f.vals[i] {
+	for i, name := range b.names {
+		if v, ok := bind[name]; !ok || v != b.vals[i] {
 			return false
 		}
 	}
@@ -232,10 +247,7 @@ func (t *threadTuner) giveFast(key uint64, tr *threadTrial) {
 		f.left.Store(n)
 		return
 	}
-	f := &fastChoice{key: key, use: tr.use}
-	for name, v := range tr.bind {
-		f.names, f.vals = append(f.names, name), append(f.vals, v)
-	}
+	f := &fastChoice{boundValues: boundOf(tr.bind), key: key, use: tr.use}
 	f.left.Store(n)
 	t.fast.Store(f)
 }
