@@ -9,35 +9,26 @@ import (
 	"github.com/seam-rt/seam/fixtures"
 	"github.com/seam-rt/seam/ir"
 	"github.com/seam-rt/seam/kernels"
-	"github.com/seam-rt/seam/pt2"
 	"github.com/seam-rt/seam/sym"
 	"github.com/seam-rt/seam/tensor"
 	"github.com/seam-rt/seam/value"
 )
 
-// loadWithFeatures loads a vision model with its first convolution's output as
-// a second output: the random-weight fixtures' logits are nearly the same
+// loadWithFeatures loads a vision model with its first convolution's
+// output as a second output: the random-weight fixtures' logits are nearly the same
 // for every sample, their first features are not, so a part given the
 // wrong samples shows there.
 func loadWithFeatures(t testing.TB, model string, opt Options) *Program {
 	t.Helper()
-	a, err := pt2.Open(filepath.Join(fixtures.ExtraDir(model), "model.pt2"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	prog, err := a.Program()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pool string
+	prog := fixtures.Load(t, filepath.Join(fixtures.ExtraDir(model), "model.pt2"))
+	var features string
 	for _, n := range prog.Graph.Nodes {
-		if n.OpName() == "aten.convolution.default" && pool == "" {
-			pool = n.Outputs[0].Name
+		if n.OpName() == "aten.convolution.default" && features == "" {
+			features = n.Outputs[0].Name
 		}
 	}
-	prog.Graph.Outputs = append(prog.Graph.Outputs, ir.TensorArg(pool))
-	prog.Signature.Outputs = append(prog.Signature.Outputs, ir.OutputSpec{Kind: ir.OutputUser, Arg: ir.TensorArg(pool)})
+	prog.Graph.Outputs = append(prog.Graph.Outputs, ir.TensorArg(features))
+	prog.Signature.Outputs = append(prog.Signature.Outputs, ir.OutputSpec{Kind: ir.OutputUser, Arg: ir.TensorArg(features)})
 	p, err := Load(prog, opt)
 	if err != nil {
 		t.Fatal(err)
